@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Quarry",
+  products: [
+    .library(name: "Quarry", targets: ["Quarry"]),
+    .library(name: "QuarryScenarios", targets: ["QuarryScenarios"]),
+    .executable(name: "scenario-runner", targets: ["scenario-runner"]),
+  ],
+  targets: [
+    .target(name: "Quarry"),
+    .target(name: "QuarryScenarios", dependencies: ["Quarry"]),
+    .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
+    .testTarget(name: "QuarryTests", dependencies: ["Quarry"]),
+    .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
