@@ -52,12 +52,8 @@ extension JSONValue {
   /// Writes a number as JavaScript's `JSON.stringify` does (`null` for non-finite values).
   public static func writeNumber(_ n: Double, to out: inout String) {
     guard n.isFinite else { out += "null"; return }
-    if n == n.rounded(), abs(n) < 1e21 {
-      if abs(n) < 9.007_199_254_740_992e15 {
-        out += String(Int64(n))
-      } else {
-        out += String(format: n)
-      }
+    if abs(n) < 9.007_199_254_740_992e15, let whole = Int64(exactly: n) {
+      out += String(whole)
       return
     }
     out += String(format: n)
