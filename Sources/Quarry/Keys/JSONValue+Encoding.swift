@@ -1,3 +1,5 @@
+import Foundation
+
 /// Canonical JSON text: sorted object keys, no white space, JavaScript's number and string forms.
 extension JSONValue {
   /// The canonical JSON text of the value, byte-identical to JavaScript's
