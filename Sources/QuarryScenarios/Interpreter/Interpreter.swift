@@ -1,0 +1,7 @@
+/// Replays a scenario against the Quarry engine on a virtual clock.
+public enum Interpreter {
+  /// Replays `scenario` and returns its trace and failed checks.
+  public static func run(_ scenario: Scenario) -> ScenarioRun {
+    ScenarioRun(trace: [], failures: ["interpreter not written yet"])
+  }
+}
