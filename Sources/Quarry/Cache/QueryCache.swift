@@ -1,0 +1,122 @@
+/// Holds a client's queries by hash and tells listeners what happens to them
+/// (TanStack's `QueryCache`).
+///
+/// ```swift
+/// let unsubscribe = client.queryCache.subscribe { event in print(event.type, event.query.queryHash) }
+/// ```
+public final class QueryCache: @unchecked Sendable {
+  // Safe: every mutable member is guarded by the engine lock.
+  /// Callbacks for every query's fetch outcome (TanStack's `QueryCacheConfig`).
+  public struct Config: Sendable {
+    /// Called after any query's fetch succeeds.
+    public var onSuccess: (@Sendable (any Sendable, Query) -> Void)?
+    /// Called after any query's fetch fails.
+    public var onError: (@Sendable (any Error, Query) -> Void)?
+    /// Called after either.
+    public var onSettled: (@Sendable ((any Sendable)?, (any Error)?, Query) -> Void)?
+    /// Creates a configuration.
+    public init(onSuccess: (@Sendable (any Sendable, Query) -> Void)? = nil, onError: (@Sendable (any Error, Query) -> Void)? = nil, onSettled: (@Sendable ((any Sendable)?, (any Error)?, Query) -> Void)? = nil) {
+      self.onSuccess = onSuccess
+      self.onError = onError
+      self.onSettled = onSettled
+    }
+  }
+
+  let engine: Engine
+  let config: Config
+  private var byHash: [String: Query] = [:]
+  private var ordered: [Query] = []
+  private var listeners: [(id: UInt64, body: @Sendable (QueryCacheEvent) -> Void)] = []
+  private var nextListener: UInt64 = 0
+
+  init(engine: Engine, config: Config) {
+    self.engine = engine
+    self.config = config
+  }
+
+  /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
+  func build(_ client: QueryClient, _ options: QueryOptions, state: QueryState? = nil) -> Query {
+    let queryKey = options.queryKey ?? []
+    let queryHash = options.queryHash ?? queryKey.queryHash
+    if let query = byHash[queryHash] { return query }
+    let query = Query(
+      cache: self, queryKey: queryKey, queryHash: queryHash,
+      options: client.defaultQueryOptions(options),
+      defaultOptions: client.getQueryDefaults(queryKey), state: state)
+    add(query)
+    return query
+  }
+
+  func add(_ query: Query) {
+    if byHash[query.queryHash] == nil {
+      byHash[query.queryHash] = query
+      ordered.append(query)
+      notify(.added(query))
+    }
+  }
+
+  /// Removes `query`, cancelling its fetch.
+  public func remove(_ query: Query) {
+    engine.lock.sync {
+      guard let inMap = byHash[query.queryHash] else { return }
+      query.destroy()
+      if inMap === query {
+        byHash[query.queryHash] = nil
+        if let i = ordered.firstIndex(where: { $0 === query }) { ordered.remove(at: i) }
+      }
+      notify(.removed(query))
+    }
+  }
+
+  /// Removes every query.
+  public func clear() {
+    engine.lock.sync { for query in ordered { remove(query) } }
+  }
+
+  /// The query with this hash.
+  public func get(_ queryHash: String) -> Query? { engine.lock.sync { byHash[queryHash] } }
+
+  /// Every query, in insertion order.
+  public func getAll() -> [Query] { engine.lock.sync { ordered } }
+
+  /// The first query matching `filters`, matching keys exactly unless `exact` is `false`.
+  public func find(_ filters: QueryFilters) -> Query? {
+    var defaulted = filters
+    if defaulted.exact == nil { defaulted.exact = true }
+    return getAll().first { defaulted.matches($0) }
+  }
+
+  /// Every query matching `filters`.
+  public func findAll(_ filters: QueryFilters = QueryFilters()) -> [Query] {
+    let all = getAll()
+    return filters.isEmpty ? all : all.filter { filters.matches($0) }
+  }
+
+  /// Calls `listener` for every event until the returned function is called.
+  public func subscribe(_ listener: @escaping @Sendable (QueryCacheEvent) -> Void) -> @Sendable () -> Void {
+    engine.lock.sync {
+      nextListener += 1
+      let id = nextListener
+      listeners.append((id, listener))
+      return { [weak self] in
+        guard let self else { return }
+        self.engine.lock.sync { self.listeners.removeAll { $0.id == id } }
+      }
+    }
+  }
+
+  /// Sends `event` to every listener, synchronously.
+  func notify(_ event: QueryCacheEvent) {
+    engine.lock.sync {
+      for listener in listeners { listener.body(event) }
+    }
+  }
+
+  func onFocus() {
+    engine.lock.sync { for query in ordered { query.onFocus() } }
+  }
+
+  func onOnline() {
+    engine.lock.sync { for query in ordered { query.onOnline() } }
+  }
+}

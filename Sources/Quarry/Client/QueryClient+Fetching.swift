@@ -1,0 +1,158 @@
+/// Filters for `invalidateQueries`, with which queries to refetch.
+public struct InvalidateQueryFilters: Sendable {
+  /// Which queries to invalidate.
+  public var filters: QueryFilters
+  /// Which of them to refetch: `nil` follows `filters.type`, then active.
+  public var refetchType: RefetchType?
+  /// What `invalidateQueries` refetches.
+  public enum RefetchType: String, Sendable {
+    /// Active queries.
+    case active
+    /// Inactive queries.
+    case inactive
+    /// Every matching query.
+    case all
+    /// None.
+    case none
+  }
+  /// Creates invalidation filters.
+  public init(_ filters: QueryFilters = QueryFilters(), refetchType: RefetchType? = nil) {
+    self.filters = filters
+    self.refetchType = refetchType
+  }
+}
+
+extension QueryClient {
+  // MARK: Promise forms (used by the async API and the scenario runner)
+
+  package func fetchQueryPromise(_ options: QueryOptions) -> Promise<any Sendable> {
+    engine.lock.sync {
+      var defaulted = defaultQueryOptions(options)
+      if defaulted.retry == nil { defaulted.retry = .bool(false) }
+      let query = queryCache.build(self, defaulted)
+      if query.isStaleByTime(resolveStaleTime(defaulted.staleTime, query)) {
+        return query.fetch(defaulted)
+      }
+      return Promise.resolved(query.stateStorage.data!, scheduler: engine.scheduler)
+    }
+  }
+
+  package func prefetchQueryPromise(_ options: QueryOptions) -> Promise<Void> {
+    fetchQueryPromise(options).ignoringResult()
+  }
+
+  package func ensureQueryDataPromise(_ options: QueryOptions, revalidateIfStale: Bool = false) -> Promise<any Sendable> {
+    engine.lock.sync {
+      let defaulted = defaultQueryOptions(options)
+      let query = queryCache.build(self, defaulted)
+      guard let cached = query.stateStorage.data else { return fetchQueryPromise(options) }
+      if revalidateIfStale, query.isStaleByTime(resolveStaleTime(defaulted.staleTime, query)) {
+        _ = prefetchQueryPromise(defaulted)
+      }
+      return Promise.resolved(cached, scheduler: engine.scheduler)
+    }
+  }
+
+  package func invalidateQueriesPromise(_ filters: InvalidateQueryFilters = InvalidateQueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
+    engine.lock.sync {
+      for query in queryCache.findAll(filters.filters) { query.invalidate() }
+      if filters.refetchType == InvalidateQueryFilters.RefetchType.none {
+        return Promise.resolved((), scheduler: engine.scheduler)
+      }
+      var refetch = filters.filters
+      let type: QueryFilters.QueryTypeFilter
+      switch filters.refetchType {
+      case .active?: type = .active
+      case .inactive?: type = .inactive
+      case .all?: type = .all
+      case .none?, nil: type = filters.filters.type ?? .active
+      }
+      refetch.type = type
+      return refetchQueriesPromise(refetch, options)
+    }
+  }
+
+  package func refetchQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
+    engine.lock.sync {
+      let fetchOptions = FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError)
+      let promises: [Promise<Void>] = queryCache.findAll(filters)
+        .filter { !$0.isDisabled() && !$0.isStatic() }
+        .map { query in
+          var promise = query.fetch(nil, fetchOptions).then { _ in () }
+          if fetchOptions.throwOnError != true { promise = promise.ignoringResult() }
+          return query.stateStorage.fetchStatus == .paused ? Promise.resolved((), scheduler: engine.scheduler) : promise
+        }
+      return promiseAll(promises, scheduler: engine.scheduler).then { _ in () }
+    }
+  }
+
+  package func cancelQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: CancelOptions = CancelOptions()) -> Promise<Void> {
+    engine.lock.sync {
+      let defaulted = CancelOptions(revert: options.revert ?? true, silent: options.silent)
+      let promises = queryCache.findAll(filters).map { $0.cancel(defaulted) }
+      return promiseAll(promises, scheduler: engine.scheduler).ignoringResult()
+    }
+  }
+
+  package func resetQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
+    engine.lock.sync {
+      let matched = queryCache.findAll(filters)
+      let ids = Set(matched.map { ObjectIdentifier($0) })
+      for query in matched { query.reset() }
+      return refetchQueriesPromise(QueryFilters(type: .active, predicate: { ids.contains(ObjectIdentifier($0)) }), options)
+    }
+  }
+
+  // MARK: Async API
+
+  /// Fetches (or returns fresh cached data for) a query; no retries unless `options.retry` says so.
+  public func fetchQuery(_ options: QueryOptions) async throws -> any Sendable {
+    try await fetchQueryPromise(options).value
+  }
+
+  /// Fetches `queryKey` with `queryFn` and returns its data as `T`.
+  ///
+  /// ```swift
+  /// let user = try await client.fetchQuery(["user", 1], as: User.self) { _ in try await api.user(1) }
+  /// ```
+  public func fetchQuery<T: Sendable>(_ queryKey: QueryKey, as type: T.Type, staleTime: StaleTime? = nil, queryFn: @escaping @Sendable (QueryFunctionContext) async throws -> T) async throws -> T {
+    var options = QueryOptions(queryKey: queryKey)
+    options.queryFn = .fn { try await queryFn($0) }
+    options.staleTime = staleTime.map { .value($0) }
+    let value = try await fetchQuery(options)
+    guard let typed = value as? T else {
+      throw QuarryError.typeMismatch(key: queryKey.queryHash, expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
+    }
+    return typed
+  }
+
+  /// Like `fetchQuery`, but never throws and returns nothing.
+  public func prefetchQuery(_ options: QueryOptions) async {
+    _ = try? await prefetchQueryPromise(options).value
+  }
+
+  /// Returns cached data if any, else fetches; optionally refetches stale data in the background.
+  public func ensureQueryData(_ options: QueryOptions, revalidateIfStale: Bool = false) async throws -> any Sendable {
+    try await ensureQueryDataPromise(options, revalidateIfStale: revalidateIfStale).value
+  }
+
+  /// Marks matching queries stale and refetches the active ones (or `refetchType`).
+  public func invalidateQueries(_ filters: InvalidateQueryFilters = InvalidateQueryFilters(), _ options: RefetchOptions = RefetchOptions()) async throws {
+    try await invalidateQueriesPromise(filters, options).value
+  }
+
+  /// Refetches matching queries that are enabled and not static.
+  public func refetchQueries(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) async throws {
+    try await refetchQueriesPromise(filters, options).value
+  }
+
+  /// Cancels matching fetches, reverting their state by default.
+  public func cancelQueries(_ filters: QueryFilters = QueryFilters(), _ options: CancelOptions = CancelOptions()) async {
+    _ = try? await cancelQueriesPromise(filters, options).value
+  }
+
+  /// Resets matching queries to their initial state and refetches the active ones.
+  public func resetQueries(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) async throws {
+    try await resetQueriesPromise(filters, options).value
+  }
+}

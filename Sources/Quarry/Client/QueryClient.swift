@@ -1,0 +1,186 @@
+/// Client-wide default options (TanStack's `DefaultOptions`).
+public struct DefaultOptions: Sendable {
+  /// Defaults for every query.
+  public var queries: QueryOptions
+  /// Creates defaults.
+  public init(queries: QueryOptions = QueryOptions()) { self.queries = queries }
+}
+
+/// The entry point to Quarry's engine: a cache of queries plus the operations on them
+/// (TanStack's `QueryClient`).
+///
+/// ```swift
+/// let client = QueryClient()
+/// let todos = try await client.fetchQuery(["todos"], as: [Todo].self) { _ in try await api.todos() }
+/// client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
+/// ```
+public final class QueryClient: @unchecked Sendable {
+  // Safe: mutable members are guarded by the engine lock.
+  let engine: Engine
+  /// The query cache.
+  public let queryCache: QueryCache
+  private var defaultOptionsStorage: DefaultOptions
+  private var queryDefaults: [(hash: String, key: QueryKey, options: QueryOptions)] = []
+  private var mountCount = 0
+  private var unsubscribeFocus: (() -> Void)?
+  private var unsubscribeOnline: (() -> Void)?
+
+  /// Creates a client on `scheduler` (virtual time in tests, a real clock in apps).
+  public init(scheduler: any QueryScheduler = ClockScheduler(clock: ContinuousClock()), defaultOptions: DefaultOptions = DefaultOptions(), queryCacheConfig: QueryCache.Config = QueryCache.Config()) {
+    let engine = Engine(scheduler: scheduler)
+    self.engine = engine
+    self.queryCache = QueryCache(engine: engine, config: queryCacheConfig)
+    self.defaultOptionsStorage = defaultOptions
+  }
+
+  /// The client's scheduler.
+  public var scheduler: any QueryScheduler { engine.scheduler }
+  /// The client's focus manager.
+  public var focusManager: FocusManager { engine.focusManager }
+  /// The client's online manager.
+  public var onlineManager: OnlineManager { engine.onlineManager }
+
+  /// Starts listening to focus and connectivity (refetching on focus and reconnect).
+  public func mount() {
+    engine.lock.sync {
+      mountCount += 1
+      guard mountCount == 1 else { return }
+      unsubscribeFocus = engine.focusManager.subscribe { [weak self] focused in
+        guard let self, focused else { return }
+        self.resumePausedMutations().whenSettled { _ in self.engine.lock.sync { self.queryCache.onFocus() } }
+      }
+      unsubscribeOnline = engine.onlineManager.subscribe { [weak self] online in
+        guard let self, online else { return }
+        self.resumePausedMutations().whenSettled { _ in self.engine.lock.sync { self.queryCache.onOnline() } }
+      }
+    }
+  }
+
+  /// Stops listening once every `mount` has been balanced.
+  public func unmount() {
+    engine.lock.sync {
+      mountCount -= 1
+      guard mountCount == 0 else { return }
+      unsubscribeFocus?()
+      unsubscribeFocus = nil
+      unsubscribeOnline?()
+      unsubscribeOnline = nil
+    }
+  }
+
+  func resumePausedMutations() -> Promise<Void> {
+    Promise.resolved((), scheduler: engine.scheduler)
+  }
+
+  /// How many matching queries are fetching.
+  public func isFetching(_ filters: QueryFilters = QueryFilters()) -> Int {
+    var f = filters
+    f.fetchStatus = .fetching
+    return queryCache.findAll(f).count
+  }
+
+  /// The cached data of `queryKey`, if any.
+  public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
+    queryCache.get(queryKey.queryHash)?.state.data
+  }
+
+  /// The cached data of `queryKey` as `T`; throws ``QuarryError/typeMismatch`` for another type.
+  public func getQueryData<T>(_ queryKey: QueryKey, as type: T.Type) throws -> T? {
+    try queryCache.get(queryKey.queryHash)?.state.data(as: T.self, key: queryKey.queryHash)
+  }
+
+  /// The state of `queryKey`'s query, if cached.
+  public func getQueryState(_ queryKey: QueryKey) -> QueryState? {
+    queryCache.get(queryKey.queryHash)?.state
+  }
+
+  /// The key and data of every matching query.
+  public func getQueriesData(_ filters: QueryFilters) -> [(queryKey: QueryKey, data: (any Sendable)?)] {
+    queryCache.findAll(filters).map { ($0.queryKey, $0.state.data) }
+  }
+
+  /// Writes data computed from the old data; an updater returning `nil` changes nothing.
+  @discardableResult
+  public func setQueryData(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: ((any Sendable)?) -> (any Sendable)?) -> (any Sendable)? {
+    engine.lock.sync {
+      let options = defaultQueryOptions(QueryOptions(queryKey: queryKey))
+      let previous = queryCache.get(options.queryHash!)?.stateStorage.data
+      guard let data = updater(previous), !isUndefined(data) else { return nil }
+      return queryCache.build(self, options).setData(data, updatedAt: updatedAt, manual: true).value
+    }
+  }
+
+  /// Writes `data` as `queryKey`'s data.
+  @discardableResult
+  public func setQueryData<T: Sendable>(_ queryKey: QueryKey, value data: T, updatedAt: Double? = nil) -> (any Sendable)? {
+    setQueryData(queryKey, updatedAt: updatedAt) { _ in data }
+  }
+
+  /// Typed updater form: reads the old data as `T` (nil if absent or of another type).
+  @discardableResult
+  public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, updater: (T?) -> T?) -> T? {
+    setQueryData(queryKey, updatedAt: updatedAt) { old in updater(old as? T) } as? T
+  }
+
+  /// Runs `setQueryData` on every matching query.
+  @discardableResult
+  public func setQueriesData(_ filters: QueryFilters, updatedAt: Double? = nil, _ updater: ((any Sendable)?) -> (any Sendable)?) -> [(queryKey: QueryKey, data: (any Sendable)?)] {
+    engine.lock.sync {
+      queryCache.findAll(filters).map { ($0.queryKey, setQueryData($0.queryKey, updatedAt: updatedAt, updater)) }
+    }
+  }
+
+  /// Removes matching queries from the cache.
+  public func removeQueries(_ filters: QueryFilters = QueryFilters()) {
+    engine.lock.sync { for query in queryCache.findAll(filters) { queryCache.remove(query) } }
+  }
+
+  /// Removes everything from the cache.
+  public func clear() { queryCache.clear() }
+
+  // MARK: Defaults
+
+  /// The client-wide defaults.
+  public var defaultOptions: DefaultOptions {
+    get { engine.lock.sync { defaultOptionsStorage } }
+    set { engine.lock.sync { defaultOptionsStorage = newValue } }
+  }
+
+  /// Sets defaults for queries whose key starts with `queryKey`.
+  public func setQueryDefaults(_ queryKey: QueryKey, _ options: QueryOptions) {
+    engine.lock.sync {
+      let hash = queryKey.queryHash
+      if let i = queryDefaults.firstIndex(where: { $0.hash == hash }) {
+        queryDefaults[i].options = options
+      } else {
+        queryDefaults.append((hash, queryKey, options))
+      }
+    }
+  }
+
+  /// The merged defaults of every `setQueryDefaults` key that `queryKey` starts with.
+  public func getQueryDefaults(_ queryKey: QueryKey) -> QueryOptions {
+    engine.lock.sync {
+      var result = QueryOptions()
+      for entry in queryDefaults where partialMatchKey(queryKey, entry.key) {
+        var options = entry.options
+        options.queryKey = nil
+        result = options.merged(over: result)
+      }
+      return result
+    }
+  }
+
+  /// Options with the client's and key's defaults applied (TanStack's `defaultQueryOptions`).
+  public func defaultQueryOptions(_ options: QueryOptions) -> QueryOptions {
+    if options.defaulted { return options }
+    let keyDefaults = options.queryKey.map(getQueryDefaults) ?? QueryOptions()
+    var d = options.merged(over: keyDefaults.merged(over: defaultOptions.queries))
+    d.defaulted = true
+    if d.queryHash == nil { d.queryHash = (d.queryKey ?? []).queryHash }
+    if d.refetchOnReconnect == nil { d.refetchOnReconnect = d.networkMode != .always ? .ifStale : .never }
+    if d.throwOnError == nil { d.throwOnError = false }
+    if d.queryFn?.isSkipToken == true { d.enabled = .value(false) }
+    return d
+  }
+}

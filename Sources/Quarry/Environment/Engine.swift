@@ -1,0 +1,46 @@
+/// What every part of one client shares: its lock, scheduler and managers.
+final class Engine: @unchecked Sendable {
+  // Safe: all members are immutable references to thread-safe objects.
+  let lock = EngineLock()
+  let scheduler: any QueryScheduler
+  let focusManager: FocusManager
+  let onlineManager: OnlineManager
+  /// Quarry runs in apps, never on a server: TanStack's `isServer` is false.
+  let isServer = false
+
+  init(scheduler: any QueryScheduler) {
+    self.scheduler = scheduler
+    self.focusManager = FocusManager(lock: lock)
+    self.onlineManager = OnlineManager(lock: lock)
+  }
+
+  var now: Double { scheduler.now() }
+
+  /// TanStack's `canFetch(networkMode)`.
+  func canFetch(_ networkMode: NetworkMode?) -> Bool {
+    (networkMode ?? .online) == .online ? onlineManager.isOnline : true
+  }
+
+  /// TanStack's `sleep(ms)`: a promise fulfilled by a timer.
+  func sleep(_ ms: Double) -> Promise<Void> {
+    let p = Promise<Void>(scheduler: scheduler)
+    _ = scheduler.setTimeout(ms) { p.resolve(()) }
+    return p
+  }
+}
+
+/// TanStack's `isValidTimeout`: a finite, non-negative number.
+func isValidTimeout(_ value: Double?) -> Bool {
+  guard let value else { return false }
+  return value >= 0 && value.isFinite
+}
+
+/// TanStack's `timeUntilStale`.
+func timeUntilStale(_ updatedAt: Double, _ staleTime: StaleTime?, now: Double) -> Double {
+  let ms: Double
+  switch staleTime {
+  case .milliseconds(let m)?: ms = m
+  default: ms = 0
+  }
+  return max(updatedAt + ms - now, 0)
+}

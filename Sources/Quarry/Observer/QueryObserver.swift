@@ -1,0 +1,412 @@
+/// Watches one query for a consumer: fetches on subscribe, keeps timers, and reports results
+/// only when they change (TanStack's `QueryObserver`).
+///
+/// ```swift
+/// var options = QueryOptions(queryKey: ["todos"])
+/// options.queryFn = .fn { _ in try await api.todos() }
+/// let observer = QueryObserver(client: client, options: options)
+/// let unsubscribe = observer.subscribe { result in print(result.status) }
+/// ```
+public final class QueryObserver: @unchecked Sendable {
+  // Safe: every mutable member is guarded by the client's engine lock.
+  let client: QueryClient
+  let engine: Engine
+  var optionsStorage: QueryOptions
+  var currentQuery: Query!
+  var currentQueryInitialState = QueryState()
+  var currentResultStorage: QueryObserverResult?
+  var currentResultState: QueryState?
+  var currentResultOptions: QueryOptions?
+  var selectError: (any Error)?
+  var selectFn: SelectFunction?
+  var selectResult: DataBox?
+  weak var lastQueryWithDefinedData: Query?
+  var staleTimeout: TimerID?
+  var refetchInterval: IntervalHandle?
+  var currentRefetchInterval: Double?
+  var trackedProps = Set<String>()
+  var listeners: [(id: UInt64, body: @Sendable (QueryObserverResult) -> Void)] = []
+  var nextListener: UInt64 = 0
+
+  /// Creates an observer; it does nothing until subscribed.
+  public init(client: QueryClient, options: QueryOptions) {
+    self.client = client
+    self.engine = client.engine
+    self.optionsStorage = options
+    engine.lock.sync { setOptions(options) }
+  }
+
+  /// The observer's (defaulted) options.
+  public var options: QueryOptions { engine.lock.sync { optionsStorage } }
+
+  /// The query the observer watches.
+  public func getCurrentQuery() -> Query { engine.lock.sync { currentQuery } }
+
+  /// The latest result.
+  public func getCurrentResult() -> QueryObserverResult { engine.lock.sync { currentResultStorage! } }
+
+  /// Whether anyone listens.
+  public var hasListeners: Bool { engine.lock.sync { !listeners.isEmpty } }
+
+  /// Calls `listener` with every changed result until the returned function is called; the
+  /// first subscriber mounts the observer (fetching if needed).
+  public func subscribe(_ listener: @escaping @Sendable (QueryObserverResult) -> Void) -> @Sendable () -> Void {
+    engine.lock.sync {
+      nextListener += 1
+      let id = nextListener
+      listeners.append((id, listener))
+      onSubscribe()
+      return { [weak self] in
+        guard let self else { return }
+        self.engine.lock.sync {
+          guard let i = self.listeners.firstIndex(where: { $0.id == id }) else { return }
+          self.listeners.remove(at: i)
+          self.onUnsubscribe()
+        }
+      }
+    }
+  }
+
+  /// Tracks a result property: with tracked properties, only their changes notify listeners.
+  public func trackProp(_ name: String) { engine.lock.sync { _ = trackedProps.insert(name) } }
+
+  private func onSubscribe() {
+    if listeners.count == 1 {
+      currentQuery.addObserver(self)
+      if shouldFetchOnMount(currentQuery, optionsStorage) {
+        _ = executeFetch()
+      } else {
+        updateResult()
+      }
+      updateTimers()
+    }
+  }
+
+  private func onUnsubscribe() {
+    if listeners.isEmpty { destroy() }
+  }
+
+  func shouldFetchOnReconnect() -> Bool {
+    shouldFetchOn(currentQuery, optionsStorage, optionsStorage.refetchOnReconnect)
+  }
+
+  func shouldFetchOnWindowFocus() -> Bool {
+    shouldFetchOn(currentQuery, optionsStorage, optionsStorage.refetchOnWindowFocus)
+  }
+
+  /// Stops the observer: drops listeners and timers and leaves the query.
+  public func destroy() {
+    engine.lock.sync {
+      listeners = []
+      clearStaleTimeout()
+      clearRefetchInterval()
+      currentQuery.removeObserver(self)
+    }
+  }
+
+  /// Replaces the options; a new key switches queries (TanStack's `setOptions`).
+  public func setOptions(_ options: QueryOptions) {
+    engine.lock.sync {
+      let prevOptions = optionsStorage
+      let prevQuery = currentQuery
+      optionsStorage = client.defaultQueryOptions(options)
+      updateQuery()
+      currentQuery.setOptions(optionsStorage)
+      if prevOptions.defaulted && !optionsStorage.isShallowEqual(to: prevOptions) {
+        client.queryCache.notify(.observerOptionsUpdated(currentQuery, self))
+      }
+      let mounted = !listeners.isEmpty
+      if mounted, shouldFetchOptionally(currentQuery, prevQuery, optionsStorage, prevOptions) {
+        _ = executeFetch()
+      }
+      updateResult()
+      let query = currentQuery!
+      if mounted,
+        query !== prevQuery
+          || resolveQueryBoolean(optionsStorage.enabled, query) != resolveQueryBoolean(prevOptions.enabled, query)
+          || resolveStaleTime(optionsStorage.staleTime, query) != resolveStaleTime(prevOptions.staleTime, query)
+      {
+        updateStaleTimeout()
+      }
+      let nextInterval = computeRefetchInterval()
+      if mounted,
+        query !== prevQuery
+          || resolveQueryBoolean(optionsStorage.enabled, query) != resolveQueryBoolean(prevOptions.enabled, query)
+          || nextInterval != currentRefetchInterval
+      {
+        updateRefetchInterval(nextInterval)
+      }
+    }
+  }
+
+  /// The result the observer would have with `options`, without subscribing.
+  public func getOptimisticResult(_ options: QueryOptions) -> QueryObserverResult {
+    engine.lock.sync {
+      let defaulted = client.defaultQueryOptions(options)
+      let query = client.queryCache.build(client, defaulted)
+      let result = createResult(query, defaulted)
+      if let current = currentResultStorage, current.changedProperties(from: result).isEmpty {
+        return result
+      }
+      currentResultStorage = result
+      currentResultOptions = optionsStorage
+      currentResultState = currentQuery.stateStorage
+      return result
+    }
+  }
+
+  /// Refetches the query; resolves with the result after the fetch.
+  public func refetch(_ options: RefetchOptions = RefetchOptions()) async throws -> QueryObserverResult {
+    try await refetchPromise(options).value
+  }
+
+  package func refetchPromise(_ options: RefetchOptions = RefetchOptions()) -> Promise<QueryObserverResult> {
+    engine.lock.sync {
+      executeFetch(FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError))
+        .then { [self] _ in
+          engine.lock.sync {
+            updateResult()
+            return currentResultStorage!
+          }
+        }
+    }
+  }
+
+  func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<Void> {
+    updateQuery()
+    let promise = currentQuery.fetch(optionsStorage, fetchOptions)
+    if fetchOptions?.throwOnError == true { return promise.then { _ in () } }
+    return promise.ignoringResult()
+  }
+
+  // MARK: Timers
+
+  private func updateStaleTimeout() {
+    clearStaleTimeout()
+    let staleTime = resolveStaleTime(optionsStorage.staleTime, currentQuery)
+    guard !engine.isServer, let result = currentResultStorage, !result.isStale,
+      case .milliseconds(let ms)? = staleTime, isValidTimeout(ms)
+    else { return }
+    let time = timeUntilStale(result.dataUpdatedAt, staleTime, now: engine.now)
+    staleTimeout = engine.scheduler.setTimeout(time + 1) { [weak self] in
+      guard let self else { return }
+      self.engine.lock.sync {
+        if self.currentResultStorage?.isStale == false { self.updateResult() }
+      }
+    }
+  }
+
+  private func computeRefetchInterval() -> Double? {
+    switch optionsStorage.refetchInterval {
+    case nil, .never?: return nil
+    case .milliseconds(let ms)?: return ms
+    case .function(let f)?: return f.call(currentQuery)
+    }
+  }
+
+  private func updateRefetchInterval(_ next: Double?) {
+    clearRefetchInterval()
+    currentRefetchInterval = next
+    guard !engine.isServer, resolveQueryBoolean(optionsStorage.enabled, currentQuery) != false,
+      let interval = next, isValidTimeout(interval), interval != 0
+    else { return }
+    refetchInterval = engine.scheduler.setInterval(interval) { [weak self] in
+      guard let self else { return }
+      self.engine.lock.sync {
+        if self.optionsStorage.refetchIntervalInBackground == true || self.engine.focusManager.isFocused {
+          _ = self.executeFetch()
+        }
+      }
+    }
+  }
+
+  private func updateTimers() {
+    updateStaleTimeout()
+    updateRefetchInterval(computeRefetchInterval())
+  }
+
+  private func clearStaleTimeout() {
+    if let id = staleTimeout {
+      engine.scheduler.clearTimeout(id)
+      staleTimeout = nil
+    }
+  }
+
+  private func clearRefetchInterval() {
+    if let handle = refetchInterval {
+      engine.scheduler.clearInterval(handle)
+      refetchInterval = nil
+    }
+  }
+
+  // MARK: Results
+
+  func resolveEnabled(for query: Query) -> Bool? { resolveQueryBoolean(optionsStorage.enabled, query) }
+
+  func createResult(_ query: Query, _ options: QueryOptions) -> QueryObserverResult {
+    let prevQuery = currentQuery
+    let prevResult = currentResultStorage
+    let prevResultState = currentResultState
+    let prevResultOptions = currentResultOptions
+    let queryChange = query !== prevQuery
+    let queryInitialState = queryChange ? query.stateStorage : currentQueryInitialState
+    let state = query.stateStorage
+    let newState = state
+    var isPlaceholderData = false
+    var status = newState.status
+    var error = newState.error
+    var errorUpdatedAt = newState.errorUpdatedAt
+    var data = newState.dataBox
+    var skipSelect = false
+
+    if let placeholderOption = options.placeholderData, data == nil, status == .pending {
+      var placeholder: (any Sendable)?
+      if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultOptions?.placeholderData {
+        placeholder = prevResult.dataBox?.value
+        skipSelect = true
+        if let box = prevResult.dataBox {
+          status = .success
+          data = box
+          isPlaceholderData = true
+        }
+      } else {
+        switch placeholderOption {
+        case .value(let v): placeholder = v
+        case .function(let f): placeholder = f.call(lastQueryWithDefinedData?.stateStorage.data, lastQueryWithDefinedData)
+        }
+        if let placeholder, !isUndefined(placeholder) {
+          status = .success
+          data = replaceData(prevResult?.dataBox, placeholder, structuralSharing: options.structuralSharing)
+          isPlaceholderData = true
+        }
+      }
+    }
+
+    if let select = options.select, let raw = data, !skipSelect {
+      if prevResult != nil, raw === prevResultState?.dataBox, select === selectFn {
+        data = selectResult
+      } else {
+        do {
+          selectFn = select
+          let selected = try select.call(raw.value)
+          data = replaceData(prevResult?.dataBox, selected, structuralSharing: options.structuralSharing)
+          selectResult = data
+          selectError = nil
+        } catch let thrown {
+          selectError = thrown
+        }
+      }
+    } else if data == nil {
+      selectError = nil
+    }
+
+    if let selectError {
+      error = selectError
+      data = selectResult
+      errorUpdatedAt = engine.now
+      status = .error
+      isPlaceholderData = false
+    }
+
+    return QueryObserverResult(
+      status: status,
+      fetchStatus: newState.fetchStatus,
+      dataBox: data,
+      dataUpdatedAt: newState.dataUpdatedAt,
+      error: error,
+      errorUpdatedAt: errorUpdatedAt,
+      failureCount: newState.fetchFailureCount,
+      failureReason: newState.fetchFailureReason,
+      errorUpdateCount: newState.errorUpdateCount,
+      isFetched: query.isFetched(),
+      isFetchedAfterMount: newState.dataUpdateCount > queryInitialState.dataUpdateCount
+        || newState.errorUpdateCount > queryInitialState.errorUpdateCount,
+      isPlaceholderData: isPlaceholderData,
+      isStale: isStale(query, options),
+      isEnabled: resolveQueryBoolean(options.enabled, query) != false
+    )
+  }
+
+  func updateResult() {
+    let prevResult = currentResultStorage
+    let nextResult = createResult(currentQuery, optionsStorage)
+    currentResultState = currentQuery.stateStorage
+    currentResultOptions = optionsStorage
+    if currentResultState?.dataBox != nil { lastQueryWithDefinedData = currentQuery }
+    var changed: Set<String> = []
+    if let prevResult {
+      changed = nextResult.changedProperties(from: prevResult)
+      if changed.isEmpty { return }
+    }
+    currentResultStorage = nextResult
+    let shouldNotify: Bool = {
+      guard prevResult != nil else { return true }
+      let props = optionsStorage.notifyOnChangeProps
+      if props == .all || (props == nil && trackedProps.isEmpty) { return true }
+      var included: Set<String>
+      if case .props(let list)? = props { included = Set(list) } else { included = trackedProps }
+      if optionsStorage.throwOnError == true { included.insert("error") }
+      return !changed.isDisjoint(with: included)
+    }()
+    notify(listeners: shouldNotify)
+  }
+
+  private func updateQuery() {
+    let query = client.queryCache.build(client, optionsStorage)
+    if query === currentQuery { return }
+    let prevQuery = currentQuery
+    currentQuery = query
+    currentQueryInitialState = query.stateStorage
+    if !listeners.isEmpty {
+      prevQuery?.removeObserver(self)
+      query.addObserver(self)
+    }
+  }
+
+  func onQueryUpdate() {
+    updateResult()
+    if !listeners.isEmpty { updateTimers() }
+  }
+
+  private func notify(listeners notifyListeners: Bool) {
+    if notifyListeners, let result = currentResultStorage {
+      for listener in listeners { listener.body(result) }
+    }
+    client.queryCache.notify(.observerResultsUpdated(currentQuery))
+  }
+}
+
+// MARK: TanStack's observer helpers
+
+func shouldLoadOnMount(_ query: Query, _ options: QueryOptions) -> Bool {
+  resolveQueryBoolean(options.enabled, query) != false
+    && query.stateStorage.dataBox == nil
+    && !(query.stateStorage.status == .error && resolveQueryBoolean(options.retryOnMount, query) == false)
+}
+
+func shouldFetchOnMount(_ query: Query, _ options: QueryOptions) -> Bool {
+  shouldLoadOnMount(query, options)
+    || (query.stateStorage.dataBox != nil && shouldFetchOn(query, options, options.refetchOnMount))
+}
+
+func shouldFetchOn(_ query: Query, _ options: QueryOptions, _ field: RefetchOnOption?) -> Bool {
+  if resolveQueryBoolean(options.enabled, query) != false, resolveStaleTime(options.staleTime, query) != .static {
+    var value = field ?? .ifStale
+    if case .function(let f) = value { value = f.call(query) }
+    switch value {
+    case .always: return true
+    case .never: return false
+    default: return isStale(query, options)
+    }
+  }
+  return false
+}
+
+func shouldFetchOptionally(_ query: Query, _ prevQuery: Query?, _ options: QueryOptions, _ prevOptions: QueryOptions) -> Bool {
+  (query !== prevQuery || resolveQueryBoolean(prevOptions.enabled, query) == false) && isStale(query, options)
+}
+
+func isStale(_ query: Query, _ options: QueryOptions) -> Bool {
+  resolveQueryBoolean(options.enabled, query) != false
+    && query.isStaleByTime(resolveStaleTime(options.staleTime, query))
+}

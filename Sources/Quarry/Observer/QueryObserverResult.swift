@@ -1,0 +1,95 @@
+/// What an observer reports about its query (TanStack's `QueryObserverResult`).
+public struct QueryObserverResult: Sendable {
+  /// The data status.
+  public var status: QueryStatus
+  /// The fetch status.
+  public var fetchStatus: FetchStatus
+  var dataBox: DataBox?
+  /// The (selected or placeholder) data.
+  public var data: (any Sendable)? { dataBox?.value }
+  /// When the data was written, in ms.
+  public var dataUpdatedAt: Double
+  /// The error, if the status is `.error`.
+  public var error: (any Error)?
+  /// When the error happened, in ms.
+  public var errorUpdatedAt: Double
+  /// Failed attempts of the current fetch.
+  public var failureCount: Int
+  /// The last attempt's error.
+  public var failureReason: (any Error)?
+  /// How many fetches failed.
+  public var errorUpdateCount: Int
+  /// Whether the query has ever fetched.
+  public var isFetched: Bool
+  /// Whether it fetched since this observer's query was set.
+  public var isFetchedAfterMount: Bool
+  /// Whether `data` is placeholder data.
+  public var isPlaceholderData: Bool
+  /// Whether the data is stale for this observer.
+  public var isStale: Bool
+  /// Whether this observer is enabled.
+  public var isEnabled: Bool
+
+  /// `status == .pending`.
+  public var isPending: Bool { status == .pending }
+  /// `status == .success`.
+  public var isSuccess: Bool { status == .success }
+  /// `status == .error`.
+  public var isError: Bool { status == .error }
+  /// Pending and fetching: the first load.
+  public var isLoading: Bool { isPending && isFetching }
+  /// `fetchStatus == .fetching`.
+  public var isFetching: Bool { fetchStatus == .fetching }
+  /// Fetching with data already there.
+  public var isRefetching: Bool { isFetching && !isPending }
+  /// Failed without data.
+  public var isLoadingError: Bool { isError && dataBox == nil }
+  /// Failed with data.
+  public var isRefetchError: Bool { isError && dataBox != nil }
+  /// `fetchStatus == .paused`.
+  public var isPaused: Bool { fetchStatus == .paused }
+
+  /// Reads the data as `T`; throws ``QuarryError/typeMismatch`` for another type.
+  public func data<T>(as type: T.Type) throws -> T? {
+    guard let value = dataBox?.value else { return nil }
+    guard let typed = value as? T else {
+      throw QuarryError.typeMismatch(key: "", expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
+    }
+    return typed
+  }
+
+  /// The names of the properties whose values differ from `other`'s (identity for data and errors).
+  func changedProperties(from other: QueryObserverResult) -> Set<String> {
+    var changed = Set<String>()
+    if status != other.status { changed.formUnion(["status", "isPending", "isSuccess", "isError"]) }
+    if fetchStatus != other.fetchStatus { changed.formUnion(["fetchStatus", "isFetching", "isPaused"]) }
+    if dataBox !== other.dataBox { changed.insert("data") }
+    if dataUpdatedAt != other.dataUpdatedAt { changed.insert("dataUpdatedAt") }
+    if !sameError(error, other.error) { changed.insert("error") }
+    if errorUpdatedAt != other.errorUpdatedAt { changed.insert("errorUpdatedAt") }
+    if failureCount != other.failureCount { changed.insert("failureCount") }
+    if !sameError(failureReason, other.failureReason) { changed.insert("failureReason") }
+    if errorUpdateCount != other.errorUpdateCount { changed.insert("errorUpdateCount") }
+    if isFetched != other.isFetched { changed.insert("isFetched") }
+    if isFetchedAfterMount != other.isFetchedAfterMount { changed.insert("isFetchedAfterMount") }
+    if isPlaceholderData != other.isPlaceholderData { changed.insert("isPlaceholderData") }
+    if isStale != other.isStale { changed.insert("isStale") }
+    if isEnabled != other.isEnabled { changed.insert("isEnabled") }
+    if isLoading != other.isLoading { changed.formUnion(["isLoading", "isInitialLoading"]) }
+    if isRefetching != other.isRefetching { changed.insert("isRefetching") }
+    if isLoadingError != other.isLoadingError { changed.insert("isLoadingError") }
+    if isRefetchError != other.isRefetchError { changed.insert("isRefetchError") }
+    return changed
+  }
+}
+
+/// Whether two errors are the same: identical instances, or equal values of one type.
+func sameError(_ a: (any Error)?, _ b: (any Error)?) -> Bool {
+  switch (a, b) {
+  case (nil, nil): return true
+  case (let x?, let y?):
+    if type(of: x) is AnyClass, type(of: y) is AnyClass { return (x as AnyObject) === (y as AnyObject) }
+    return type(of: x) == type(of: y) && String(describing: x) == String(describing: y)
+  default: return false
+  }
+}

@@ -1,0 +1,135 @@
+/// Options for one fetch (TanStack's `FetchOptions`).
+struct FetchOptions {
+  var cancelRefetch: Bool?
+  var meta: JSONValue?
+  var initialPromise: Promise<any Sendable>?
+  var throwOnError: Bool?
+}
+
+/// Whether a value is a nil `Optional` in disguise: TanStack's `undefined` data.
+func isUndefined(_ value: any Sendable) -> Bool {
+  let mirror = Mirror(reflecting: value)
+  return mirror.displayStyle == .optional && mirror.children.isEmpty
+}
+
+extension Query {
+  /// Fetches the query, deduplicating onto a running fetch (TanStack's `Query.fetch`).
+  func fetch(_ options: QueryOptions? = nil, _ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
+    if stateStorage.fetchStatus != .idle, retryer?.status != .rejected {
+      if stateStorage.dataBox != nil, fetchOptions?.cancelRefetch == true {
+        _ = cancel(CancelOptions(silent: true))
+      } else if let retryer {
+        retryer.continueRetry()
+        let joined = Promise<any Sendable>(scheduler: engine.scheduler)
+        joined.follow(retryer.promise)
+        return joined
+      }
+    }
+    if let options { setOptions(options) }
+    if optionsStorage.queryFn == nil,
+      let observer = observersStorage.first(where: { $0.optionsStorage.queryFn != nil })
+    {
+      setOptions(observer.optionsStorage)
+    }
+
+    let signal = AbortSignal()
+    let fetchOptionsCopy = fetchOptions
+    let fetchFn: () -> Promise<any Sendable> = { [self] in
+      let context = QueryFunctionContext(
+        queryKey: queryKey, meta: optionsStorage.meta, signal: signal,
+        onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
+      abortSignalConsumed = false
+      return runQueryFn(context, fetchOptionsCopy)
+    }
+
+    revertState = stateStorage
+    dispatch(.fetch(meta: fetchOptions?.meta))
+
+    let config = Retryer.Config(
+      fn: fetchFn,
+      initialPromise: fetchOptions?.initialPromise,
+      onCancel: { [self] error in
+        if let cancelled = error as? CancelledError, cancelled.revert, var reverted = revertState {
+          reverted.fetchStatus = .idle
+          setState(reverted)
+        }
+        signal.abort()
+      },
+      onFail: { [self] count, error in dispatch(.failed(failureCount: count, error: error)) },
+      onPause: { [self] in dispatch(.pause) },
+      onContinue: { [self] in dispatch(.continue) },
+      retry: optionsStorage.retry,
+      retryDelay: optionsStorage.retryDelay,
+      networkMode: optionsStorage.networkMode
+    )
+    let retryer = Retryer(engine: engine, config: config)
+    self.retryer = retryer
+    let result = Promise<any Sendable>(scheduler: engine.scheduler)
+    retryer.start().whenSettled { [self] outcome in
+      engine.lock.sync {
+        settleFetch(outcome, retryer: retryer, into: result)
+        if self.retryer === retryer { self.retryer = nil }
+        scheduleGc()
+      }
+    }
+    return result
+  }
+
+  private func settleFetch(_ outcome: Result<any Sendable, any Error>, retryer: Retryer, into result: Promise<any Sendable>) {
+    var failure: any Error
+    switch outcome {
+    case .success(let data):
+      if isUndefined(data) {
+        failure = QuarryError.undefinedData(queryHash: queryHash)
+      } else {
+        setData(data, manual: false)
+        cache.config.onSuccess?(data, self)
+        cache.config.onSettled?(data, stateStorage.error, self)
+        result.resolve(data)
+        return
+      }
+    case .failure(let error):
+      failure = error
+      if let cancelled = error as? CancelledError {
+        if cancelled.silent {
+          if let current = self.retryer {
+            result.follow(current.promise)
+          } else {
+            result.reject(error)
+          }
+          return
+        } else if cancelled.revert {
+          if let data = stateStorage.data {
+            result.resolve(data)
+          } else {
+            result.reject(error)
+          }
+          return
+        }
+      }
+    }
+    dispatch(.error(failure))
+    cache.config.onError?(failure, self)
+    cache.config.onSettled?(stateStorage.data, failure, self)
+    result.reject(failure)
+  }
+
+  /// TanStack's `ensureQueryFn` and the call itself: starts the query function at once
+  /// (`Task.immediate`, like a JavaScript call) on the scheduler's executor.
+  private func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?) -> Promise<any Sendable> {
+    let promise = Promise<any Sendable>(scheduler: engine.scheduler)
+    guard case .function(let fn)? = optionsStorage.queryFn else {
+      if optionsStorage.queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
+      promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
+      return promise
+    }
+    Task.immediate(executorPreference: engine.scheduler.taskExecutor) {
+      do {
+        promise.resolve(try await fn.call(context))
+      } catch {
+        promise.reject(error)
+      }
+    }
+    return promise
+  }
+}

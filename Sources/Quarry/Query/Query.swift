@@ -1,0 +1,298 @@
+/// One cached query: its key, options, state and observers (TanStack's `Query`).
+///
+/// Queries are created by the ``QueryCache``; read them through ``QueryClient`` and
+/// ``QueryObserver``.
+public final class Query: @unchecked Sendable {
+  // Safe: every mutable member is guarded by the owning client's engine lock.
+  /// The key.
+  public let queryKey: QueryKey
+  /// The key's hash.
+  public let queryHash: String
+  let engine: Engine
+  unowned let cache: QueryCache
+  var optionsStorage: QueryOptions
+  var stateStorage: QueryState
+  var initialState: QueryState
+  var revertState: QueryState?
+  var retryer: Retryer?
+  var observersStorage: [QueryObserver] = []
+  let defaultOptions: QueryOptions?
+  var abortSignalConsumed = false
+  var gcTime: Double = 0
+  var gcTimeout: TimerID?
+  /// Set once the query is infinite (TanStack's sticky `queryType`).
+  var queryType: String?
+
+  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
+    self.engine = cache.engine
+    self.cache = cache
+    self.queryKey = queryKey
+    self.queryHash = queryHash
+    self.defaultOptions = defaultOptions
+    self.optionsStorage = options
+    self.stateStorage = QueryState()
+    self.initialState = QueryState()
+    setOptions(options)
+    initialState = Query.defaultState(options, now: engine.now)
+    stateStorage = state ?? initialState
+    scheduleGc()
+  }
+
+  /// The current state.
+  public var state: QueryState { engine.lock.sync { stateStorage } }
+  /// The options of the last fetch or observer.
+  public var options: QueryOptions { engine.lock.sync { optionsStorage } }
+  /// The query's `meta`.
+  public var meta: JSONValue? { options.meta }
+  /// How many observers watch the query.
+  public var observerCount: Int { engine.lock.sync { observersStorage.count } }
+  /// The observers, in subscription order.
+  public var observers: [QueryObserver] { engine.lock.sync { observersStorage } }
+
+  func setOptions(_ options: QueryOptions?) {
+    var merged = options ?? QueryOptions()
+    if let defaultOptions { merged = merged.merged(over: defaultOptions) }
+    optionsStorage = merged
+    updateGcTime(merged.gcTime)
+    if stateStorage.dataBox == nil {
+      let defaultState = Query.defaultState(merged, now: engine.now)
+      if let box = defaultState.dataBox {
+        var next = stateStorage
+        next.dataBox = box
+        next.dataUpdatedAt = defaultState.dataUpdatedAt
+        next.error = nil
+        next.isInvalidated = false
+        next.status = .success
+        setState(next)
+        initialState = defaultState
+      }
+    }
+  }
+
+  static func defaultState(_ options: QueryOptions, now: Double) -> QueryState {
+    var state = QueryState()
+    if let data = options.initialData?.resolve() {
+      state.dataBox = DataBox(data)
+      state.dataUpdatedAt = options.initialDataUpdatedAt ?? now
+      state.status = .success
+    }
+    return state
+  }
+
+  // MARK: Garbage collection (TanStack's `Removable`)
+
+  func updateGcTime(_ newGcTime: Double?) {
+    gcTime = max(gcTime, newGcTime ?? (engine.isServer ? .infinity : 5 * 60 * 1000))
+  }
+
+  func scheduleGc() {
+    clearGcTimeout()
+    if isValidTimeout(gcTime) {
+      gcTimeout = engine.scheduler.setTimeout(gcTime) { [weak self] in
+        guard let self else { return }
+        self.engine.lock.sync { self.optionalRemove() }
+      }
+    }
+  }
+
+  func clearGcTimeout() {
+    if let id = gcTimeout {
+      engine.scheduler.clearTimeout(id)
+      gcTimeout = nil
+    }
+  }
+
+  func optionalRemove() {
+    if observersStorage.isEmpty && stateStorage.fetchStatus == .idle {
+      cache.remove(self)
+    }
+  }
+
+  // MARK: State
+
+  func setState(_ state: QueryState) { dispatch(.setState, state: state) }
+
+  @discardableResult
+  func setData(_ newData: any Sendable, updatedAt: Double? = nil, manual: Bool) -> DataBox {
+    let box = replaceData(stateStorage.dataBox, newData, structuralSharing: optionsStorage.structuralSharing)
+    dispatch(.success(dataUpdatedAt: updatedAt, manual: manual), data: box)
+    return box
+  }
+
+  /// Cancels the running fetch; the promise settles once it has stopped.
+  func cancel(_ options: CancelOptions = CancelOptions()) -> Promise<Void> {
+    let promise = retryer?.promise
+    retryer?.cancel(options)
+    return promise.map { $0.ignoringResult() } ?? Promise.resolved((), scheduler: engine.scheduler)
+  }
+
+  func destroy() {
+    clearGcTimeout()
+    _ = cancel(CancelOptions(silent: true))
+  }
+
+  func reset() {
+    destroy()
+    setState(initialState)
+  }
+
+  /// Whether an enabled observer watches the query.
+  public func isActive() -> Bool {
+    engine.lock.sync { observersStorage.contains { $0.resolveEnabled(for: self) != false } }
+  }
+
+  /// Whether the query is disabled (TanStack's `isDisabled`).
+  public func isDisabled() -> Bool {
+    engine.lock.sync {
+      if !observersStorage.isEmpty { return !isActive() }
+      return optionsStorage.queryFn?.isSkipToken == true || !isFetched()
+    }
+  }
+
+  func isFetched() -> Bool { stateStorage.dataUpdateCount + stateStorage.errorUpdateCount > 0 }
+
+  /// Whether an observer holds `staleTime: 'static'`.
+  public func isStatic() -> Bool {
+    engine.lock.sync {
+      observersStorage.contains { resolveStaleTime($0.optionsStorage.staleTime, self) == .static }
+    }
+  }
+
+  /// Whether the query is stale (observers decide when there are any).
+  public func isStale() -> Bool {
+    engine.lock.sync {
+      if !observersStorage.isEmpty { return observersStorage.contains { $0.currentResultStorage?.isStale == true } }
+      return stateStorage.dataBox == nil || stateStorage.isInvalidated
+    }
+  }
+
+  /// Whether the data is older than `staleTime`.
+  public func isStaleByTime(_ staleTime: StaleTime? = nil) -> Bool {
+    engine.lock.sync {
+      if stateStorage.dataBox == nil { return true }
+      if staleTime == .static { return false }
+      if stateStorage.isInvalidated { return true }
+      return timeUntilStale(stateStorage.dataUpdatedAt, staleTime, now: engine.now) == 0
+    }
+  }
+
+  func onFocus() {
+    let observer = observersStorage.first { $0.shouldFetchOnWindowFocus() }
+    _ = observer?.refetchPromise(RefetchOptions(cancelRefetch: false))
+    retryer?.continueFetch()
+  }
+
+  func onOnline() {
+    let observer = observersStorage.first { $0.shouldFetchOnReconnect() }
+    _ = observer?.refetchPromise(RefetchOptions(cancelRefetch: false))
+    retryer?.continueFetch()
+  }
+
+  func addObserver(_ observer: QueryObserver) {
+    if !observersStorage.contains(where: { $0 === observer }) {
+      observersStorage.append(observer)
+      clearGcTimeout()
+      cache.notify(.observerAdded(self, observer))
+    }
+  }
+
+  func removeObserver(_ observer: QueryObserver) {
+    guard let index = observersStorage.firstIndex(where: { $0 === observer }) else { return }
+    observersStorage.remove(at: index)
+    if observersStorage.isEmpty {
+      if let retryer {
+        if abortSignalConsumed || isInitialPausedFetch() {
+          retryer.cancel(CancelOptions(revert: true))
+        } else {
+          retryer.cancelRetry()
+        }
+      }
+      scheduleGc()
+    }
+    cache.notify(.observerRemoved(self, observer))
+  }
+
+  private func isInitialPausedFetch() -> Bool {
+    stateStorage.fetchStatus == .paused && stateStorage.status == .pending
+  }
+
+  func invalidate() {
+    if !stateStorage.isInvalidated { dispatch(.invalidate) }
+  }
+
+  // MARK: Dispatch
+
+  func dispatch(_ action: QueryAction, data: DataBox? = nil, state replacement: QueryState? = nil) {
+    var state = stateStorage
+    switch action {
+    case .failed(let count, let error):
+      state.fetchFailureCount = count
+      state.fetchFailureReason = error
+    case .pause:
+      state.fetchStatus = .paused
+    case .continue:
+      state.fetchStatus = .fetching
+    case .fetch(let meta):
+      Query.applyFetchState(&state, networkModeAllows: engine.canFetch(optionsStorage.networkMode))
+      state.fetchMeta = meta
+    case .success(let updatedAt, let manual):
+      state.dataBox = data
+      state.dataUpdatedAt = updatedAt ?? engine.now
+      state.error = nil
+      state.isInvalidated = false
+      state.status = .success
+      state.dataUpdateCount += 1
+      if !manual {
+        state.fetchStatus = .idle
+        state.fetchFailureCount = 0
+        state.fetchFailureReason = nil
+      }
+      revertState = manual ? state : nil
+    case .error(let error):
+      state.error = error
+      state.errorUpdateCount += 1
+      state.errorUpdatedAt = engine.now
+      state.fetchFailureCount += 1
+      state.fetchFailureReason = error
+      state.fetchStatus = .idle
+      state.status = .error
+      state.isInvalidated = true
+    case .invalidate:
+      state.isInvalidated = true
+    case .setState:
+      if let replacement { state = replacement }
+    }
+    stateStorage = state
+    for observer in observersStorage { observer.onQueryUpdate() }
+    cache.notify(.updated(self, action))
+  }
+
+  /// TanStack's `fetchState`: the state a fetch starts from.
+  static func applyFetchState(_ state: inout QueryState, networkModeAllows: Bool) {
+    state.fetchFailureCount = 0
+    state.fetchFailureReason = nil
+    state.fetchStatus = networkModeAllows ? .fetching : .paused
+    if state.dataBox == nil {
+      state.error = nil
+      state.status = .pending
+    }
+  }
+}
+
+/// TanStack's `resolveStaleTime`.
+func resolveStaleTime(_ option: StaleTimeOption?, _ query: Query) -> StaleTime? {
+  switch option {
+  case nil: return nil
+  case .value(let v)?: return v
+  case .function(let f)?: return f.call(query)
+  }
+}
+
+/// TanStack's `resolveQueryBoolean`.
+func resolveQueryBoolean(_ option: QueryBoolOption?, _ query: Query) -> Bool? {
+  switch option {
+  case nil: return nil
+  case .value(let v)?: return v
+  case .function(let f)?: return f.call(query)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Tells a query function that its fetch was cancelled (the `AbortSignal` TanStack passes).
+public final class AbortSignal: @unchecked Sendable {
+  // Safe: `aborted` and `handlers` are guarded by `lock`.
+  private let lock = NSLock()
+  private var aborted = false
+  private var handlers: [@Sendable () -> Void] = []
+
+  init() {}
+
+  /// Whether the fetch was cancelled.
+  public var isAborted: Bool { lock.withLock { aborted } }
+
+  /// Calls `handler` when the fetch is cancelled (at once if it already was).
+  public func onAbort(_ handler: @escaping @Sendable () -> Void) {
+    let now = lock.withLock { () -> Bool in
+      if aborted { return true }
+      handlers.append(handler)
+      return false
+    }
+    if now { handler() }
+  }
+
+  func abort() {
+    let list: [@Sendable () -> Void] = lock.withLock {
+      guard !aborted else { return [] }
+      aborted = true
+      defer { handlers = [] }
+      return handlers
+    }
+    list.forEach { $0() }
+  }
+}
+
+/// What a query function receives (TanStack's `QueryFunctionContext`).
+public struct QueryFunctionContext: Sendable {
+  /// The query's key.
+  public let queryKey: QueryKey
+  /// The query's `meta`.
+  public let meta: JSONValue?
+  /// The page parameter, for infinite queries.
+  public let pageParam: JSONValue?
+  private let abortSignal: AbortSignal
+  private let onSignalRead: @Sendable () -> Void
+
+  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
+    self.queryKey = queryKey
+    self.meta = meta
+    self.pageParam = pageParam
+    self.abortSignal = signal
+    self.onSignalRead = onSignalRead
+  }
+
+  /// The abort signal. Reading it tells the engine the function can be cancelled, which makes
+  /// the last observer leaving cancel the fetch (TanStack's consumed-signal rule).
+  public var signal: AbortSignal {
+    onSignalRead()
+    return abortSignal
+  }
+}
+
+/// A query function: async, throwing, returning the query's data.
+public typealias QueryFunction = FunctionBox<@Sendable (QueryFunctionContext) async throws -> any Sendable>
+
+/// The `queryFn` option: a function, or TanStack's `skipToken` (disables the query).
+public enum QueryFnOption: Sendable {
+  /// Fetch with this function.
+  case function(QueryFunction)
+  /// Do not fetch (`skipToken`).
+  case skipToken
+
+  /// Wraps a function.
+  public static func fn(_ body: @escaping @Sendable (QueryFunctionContext) async throws -> any Sendable) -> QueryFnOption {
+    .function(QueryFunction(body))
+  }
+
+  var isSkipToken: Bool { if case .skipToken = self { return true } else { return false } }
+
+  static func identical(_ a: QueryFnOption?, _ b: QueryFnOption?) -> Bool {
+    switch (a, b) {
+    case (nil, nil), (.skipToken?, .skipToken?): return true
+    case (.function(let x)?, .function(let y)?): return x === y
+    default: return false
+    }
+  }
+}

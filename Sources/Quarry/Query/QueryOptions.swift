@@ -1,0 +1,280 @@
+/// The options of a query and its observers (TanStack's `QueryObserverOptions`).
+///
+/// Every member is optional: options merge like TanStack's object spread, where a member that
+/// is set overrides the defaults beneath it.
+///
+/// ```swift
+/// var options = QueryOptions(queryKey: ["todos"])
+/// options.queryFn = .fn { _ in try await api.todos() }
+/// options.staleTime = .value(.milliseconds(5_000))
+/// ```
+public struct QueryOptions: Sendable {
+  /// The query's key.
+  public var queryKey: QueryKey?
+  /// The key's hash; computed from `queryKey` when absent.
+  public var queryHash: String?
+  /// The query function, or `skipToken`.
+  public var queryFn: QueryFnOption?
+  /// How long data stays fresh (default 0).
+  public var staleTime: StaleTimeOption?
+  /// How long an unused query stays cached, in ms (default 5 minutes; `.infinity` never).
+  public var gcTime: Double?
+  /// How many times to retry a failed fetch (default 3; 0 for `fetchQuery`).
+  public var retry: RetryOption?
+  /// The delay before a retry (default exponential backoff capped at 30 s).
+  public var retryDelay: RetryDelayOption?
+  /// Connectivity rule (default `.online`).
+  public var networkMode: NetworkMode?
+  /// Whether observers fetch automatically (default `true`).
+  public var enabled: QueryBoolOption?
+  /// Transforms the data an observer reports.
+  public var select: SelectFunction?
+  /// Data shown while pending, never cached.
+  public var placeholderData: PlaceholderDataOption?
+  /// Data the query starts with, cached.
+  public var initialData: InitialDataOption?
+  /// When the initial data was fetched, in ms.
+  public var initialDataUpdatedAt: Double?
+  /// Refetch when an observer subscribes.
+  public var refetchOnMount: RefetchOnOption?
+  /// Refetch when the app regains focus.
+  public var refetchOnWindowFocus: RefetchOnOption?
+  /// Refetch when connectivity returns.
+  public var refetchOnReconnect: RefetchOnOption?
+  /// Refetch every so many ms.
+  public var refetchInterval: RefetchIntervalOption?
+  /// Keep the interval running while unfocused.
+  public var refetchIntervalInBackground: Bool?
+  /// Which result properties trigger a listener call.
+  public var notifyOnChangeProps: NotifyOnChangeProps?
+  /// Keep equal data's identity (default `true`).
+  public var structuralSharing: Bool?
+  /// Application metadata.
+  public var meta: JSONValue?
+  /// Retry an errored query on mount (default `true`).
+  public var retryOnMount: QueryBoolOption?
+  /// Rethrow errors from observer fetches.
+  public var throwOnError: Bool?
+
+  var defaulted = false
+
+  /// Creates options, all unset but the key.
+  public init(queryKey: QueryKey? = nil) { self.queryKey = queryKey }
+
+  /// These options over `base`: a member set here wins (TanStack's `{...base, ...self}`).
+  public func merged(over base: QueryOptions) -> QueryOptions {
+    var r = self
+    r.queryKey = queryKey ?? base.queryKey
+    r.queryHash = queryHash ?? base.queryHash
+    r.queryFn = queryFn ?? base.queryFn
+    r.staleTime = staleTime ?? base.staleTime
+    r.gcTime = gcTime ?? base.gcTime
+    r.retry = retry ?? base.retry
+    r.retryDelay = retryDelay ?? base.retryDelay
+    r.networkMode = networkMode ?? base.networkMode
+    r.enabled = enabled ?? base.enabled
+    r.select = select ?? base.select
+    r.placeholderData = placeholderData ?? base.placeholderData
+    r.initialData = initialData ?? base.initialData
+    r.initialDataUpdatedAt = initialDataUpdatedAt ?? base.initialDataUpdatedAt
+    r.refetchOnMount = refetchOnMount ?? base.refetchOnMount
+    r.refetchOnWindowFocus = refetchOnWindowFocus ?? base.refetchOnWindowFocus
+    r.refetchOnReconnect = refetchOnReconnect ?? base.refetchOnReconnect
+    r.refetchInterval = refetchInterval ?? base.refetchInterval
+    r.refetchIntervalInBackground = refetchIntervalInBackground ?? base.refetchIntervalInBackground
+    r.notifyOnChangeProps = notifyOnChangeProps ?? base.notifyOnChangeProps
+    r.structuralSharing = structuralSharing ?? base.structuralSharing
+    r.meta = meta ?? base.meta
+    r.retryOnMount = retryOnMount ?? base.retryOnMount
+    r.throwOnError = throwOnError ?? base.throwOnError
+    r.defaulted = defaulted || base.defaulted
+    return r
+  }
+
+  /// TanStack's `shallowEqualObjects` over options: values by equality, functions by identity.
+  func isShallowEqual(to o: QueryOptions) -> Bool {
+    queryKey == o.queryKey && queryHash == o.queryHash && QueryFnOption.identical(queryFn, o.queryFn)
+      && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
+      && networkMode == o.networkMode && enabled == o.enabled && select === o.select
+      && placeholderData == o.placeholderData && initialData == o.initialData
+      && initialDataUpdatedAt == o.initialDataUpdatedAt && refetchOnMount == o.refetchOnMount
+      && refetchOnWindowFocus == o.refetchOnWindowFocus && refetchOnReconnect == o.refetchOnReconnect
+      && refetchInterval == o.refetchInterval && refetchIntervalInBackground == o.refetchIntervalInBackground
+      && notifyOnChangeProps == o.notifyOnChangeProps && structuralSharing == o.structuralSharing
+      && meta == o.meta && retryOnMount == o.retryOnMount && throwOnError == o.throwOnError
+  }
+}
+
+/// `staleTime`: a value or a function of the query.
+public enum StaleTimeOption: Sendable, Equatable {
+  /// A fixed stale time.
+  case value(StaleTime)
+  /// Computed from the query.
+  case function(FunctionBox<@Sendable (Query) -> StaleTime>)
+
+  /// Equal values, or the same function.
+  public static func == (a: StaleTimeOption, b: StaleTimeOption) -> Bool {
+    switch (a, b) {
+    case (.value(let x), .value(let y)): return x == y
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// A boolean option that may be a function of the query (`enabled`, `retryOnMount`).
+public enum QueryBoolOption: Sendable, Equatable {
+  /// A fixed value.
+  case value(Bool)
+  /// Computed from the query.
+  case function(FunctionBox<@Sendable (Query) -> Bool>)
+
+  /// Equal values, or the same function.
+  public static func == (a: QueryBoolOption, b: QueryBoolOption) -> Bool {
+    switch (a, b) {
+    case (.value(let x), .value(let y)): return x == y
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// `retry`: a count, always/never, or a function of the failure count and error.
+public enum RetryOption: Sendable, Equatable {
+  /// Retry up to this many times.
+  case count(Int)
+  /// Retry forever (`true`) or never (`false`).
+  case bool(Bool)
+  /// Retry while this returns `true`.
+  case function(FunctionBox<@Sendable (Int, any Error) -> Bool>)
+
+  /// Equal values, or the same function.
+  public static func == (a: RetryOption, b: RetryOption) -> Bool {
+    switch (a, b) {
+    case (.count(let x), .count(let y)): return x == y
+    case (.bool(let x), .bool(let y)): return x == y
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// `retryDelay`: milliseconds, or a function of the failure count and error.
+public enum RetryDelayOption: Sendable, Equatable {
+  /// A fixed delay.
+  case milliseconds(Double)
+  /// Computed per retry.
+  case function(FunctionBox<@Sendable (Int, any Error) -> Double>)
+
+  /// Equal values, or the same function.
+  public static func == (a: RetryDelayOption, b: RetryDelayOption) -> Bool {
+    switch (a, b) {
+    case (.milliseconds(let x), .milliseconds(let y)): return x == y
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// `refetchOnMount`, `refetchOnWindowFocus`, `refetchOnReconnect`.
+public enum RefetchOnOption: Sendable, Equatable {
+  /// `true`: refetch if stale.
+  case ifStale
+  /// `false`: never.
+  case never
+  /// `'always'`: refetch even when fresh (but never when `static`).
+  case always
+  /// Computed from the query.
+  case function(FunctionBox<@Sendable (Query) -> RefetchOnOption>)
+
+  /// Equal values, or the same function.
+  public static func == (a: RefetchOnOption, b: RefetchOnOption) -> Bool {
+    switch (a, b) {
+    case (.ifStale, .ifStale), (.never, .never), (.always, .always): return true
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// `refetchInterval`: milliseconds, off, or a function of the query.
+public enum RefetchIntervalOption: Sendable, Equatable {
+  /// Every so many ms.
+  case milliseconds(Double)
+  /// Off (`false`).
+  case never
+  /// Computed from the query; `nil` is off.
+  case function(FunctionBox<@Sendable (Query) -> Double?>)
+
+  /// Equal values, or the same function.
+  public static func == (a: RefetchIntervalOption, b: RefetchIntervalOption) -> Bool {
+    switch (a, b) {
+    case (.milliseconds(let x), .milliseconds(let y)): return x == y
+    case (.never, .never): return true
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// `notifyOnChangeProps`: every property, or a list of result property names.
+public enum NotifyOnChangeProps: Sendable, Equatable {
+  /// Notify on any change.
+  case all
+  /// Notify only when one of these properties changed.
+  case props([String])
+}
+
+/// `select`: transforms the query data for an observer; a throw makes the result an error.
+public typealias SelectFunction = FunctionBox<@Sendable (any Sendable) throws -> any Sendable>
+
+/// `placeholderData`: a value or a function of the previous data and query.
+public enum PlaceholderDataOption: Sendable, Equatable {
+  /// A fixed placeholder.
+  case value(any Sendable)
+  /// Computed from the last query with data; `nil` means none.
+  case function(FunctionBox<@Sendable ((any Sendable)?, Query?) -> (any Sendable)?>)
+
+  /// Equal values, or the same function.
+  public static func == (a: PlaceholderDataOption, b: PlaceholderDataOption) -> Bool {
+    switch (a, b) {
+    case (.value(let x), .value(let y)): return valuesEqual(x, y)
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// `initialData`: a value or a function returning one.
+public enum InitialDataOption: Sendable, Equatable {
+  /// A fixed value.
+  case value(any Sendable)
+  /// Computed once when the query is created; `nil` means none.
+  case function(FunctionBox<@Sendable () -> (any Sendable)?>)
+
+  /// Equal values, or the same function.
+  public static func == (a: InitialDataOption, b: InitialDataOption) -> Bool {
+    switch (a, b) {
+    case (.value(let x), .value(let y)): return valuesEqual(x, y)
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+
+  func resolve() -> (any Sendable)? {
+    switch self {
+    case .value(let v): return v
+    case .function(let f): return f.call()
+    }
+  }
+}
+
+extension Optional where Wrapped == SelectFunction {
+  static func === (a: SelectFunction?, b: SelectFunction?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): return true
+    case (let x?, let y?): return x === y
+    default: return false
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/// A snapshot of a query's state (TanStack's `QueryState`).
+public struct QueryState: Sendable {
+  var dataBox: DataBox?
+  /// The cached data, if any.
+  public var data: (any Sendable)? { dataBox?.value }
+  /// How many times data was written.
+  public var dataUpdateCount: Int = 0
+  /// When data was last written, in ms (0 when never).
+  public var dataUpdatedAt: Double = 0
+  /// The last fetch error, cleared by success.
+  public var error: (any Error)?
+  /// How many fetches failed.
+  public var errorUpdateCount: Int = 0
+  /// When the last error happened, in ms.
+  public var errorUpdatedAt: Double = 0
+  /// Failed attempts of the current fetch.
+  public var fetchFailureCount: Int = 0
+  /// The last failed attempt's error.
+  public var fetchFailureReason: (any Error)?
+  /// The `meta` the current fetch was started with.
+  public var fetchMeta: JSONValue?
+  /// Whether the query was invalidated since its data was written.
+  public var isInvalidated: Bool = false
+  /// The data status.
+  public var status: QueryStatus = .pending
+  /// The fetch status.
+  public var fetchStatus: FetchStatus = .idle
+
+  /// Reads the data as `T`; `nil` when there is none; throws ``QuarryError/typeMismatch`` when
+  /// the data has another type.
+  public func data<T>(as type: T.Type, key: String = "") throws -> T? {
+    guard let value = dataBox?.value else { return nil }
+    guard let typed = value as? T else {
+      throw QuarryError.typeMismatch(key: key, expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
+    }
+    return typed
+  }
+}
+
+/// A change to a query's state (TanStack's query `Action`).
+public enum QueryAction: Sendable {
+  /// An attempt failed and will be retried.
+  case failed(failureCount: Int, error: any Error)
+  /// The fetch paused.
+  case pause
+  /// The fetch continued.
+  case `continue`
+  /// A fetch started.
+  case fetch(meta: JSONValue?)
+  /// Data was written.
+  case success(dataUpdatedAt: Double?, manual: Bool)
+  /// The fetch failed.
+  case error(any Error)
+  /// The query was invalidated.
+  case invalidate
+  /// The state was replaced.
+  case setState
+
+  /// TanStack's action `type` string.
+  public var type: String {
+    switch self {
+    case .failed: return "failed"
+    case .pause: return "pause"
+    case .continue: return "continue"
+    case .fetch: return "fetch"
+    case .success: return "success"
+    case .error: return "error"
+    case .invalidate: return "invalidate"
+    case .setState: return "setState"
+    }
+  }
+}

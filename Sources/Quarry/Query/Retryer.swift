@@ -1,0 +1,148 @@
+/// Runs a fetch function with retries, pausing while unfocused or offline (TanStack's
+/// `createRetryer`). All members are used under the engine lock.
+final class Retryer: @unchecked Sendable {
+  // Safe: every mutable member is only touched under the owning engine's lock.
+  enum Status { case pending, resolved, rejected }
+
+  struct Config {
+    var fn: () -> Promise<any Sendable>
+    var initialPromise: Promise<any Sendable>?
+    var onCancel: ((any Error) -> Void)?
+    var onFail: ((Int, any Error) -> Void)?
+    var onPause: (() -> Void)?
+    var onContinue: (() -> Void)?
+    var retry: RetryOption?
+    var retryDelay: RetryDelayOption?
+    var networkMode: NetworkMode?
+    var canRun: () -> Bool = { true }
+  }
+
+  let engine: Engine
+  let config: Config
+  let promise: Promise<any Sendable>
+  private(set) var status: Status = .pending
+  private var isRetryCancelled = false
+  private var failureCount = 0
+  private var continueFn: (() -> Void)?
+
+  init(engine: Engine, config: Config) {
+    self.engine = engine
+    self.config = config
+    self.promise = Promise(scheduler: engine.scheduler)
+  }
+
+  private var isResolved: Bool { status != .pending }
+
+  func cancel(_ options: CancelOptions = CancelOptions()) {
+    if !isResolved {
+      let error = CancelledError(revert: options.revert ?? false, silent: options.silent ?? false)
+      reject(error)
+      config.onCancel?(error)
+    }
+  }
+
+  func cancelRetry() { isRetryCancelled = true }
+  func continueRetry() { isRetryCancelled = false }
+
+  private func canContinue() -> Bool {
+    engine.focusManager.isFocused
+      && (config.networkMode == .always || engine.onlineManager.isOnline)
+      && config.canRun()
+  }
+
+  func canStart() -> Bool { engine.canFetch(config.networkMode) && config.canRun() }
+
+  private func resolve(_ value: any Sendable) {
+    if !isResolved {
+      continueFn?()
+      status = .resolved
+      promise.resolve(value)
+    }
+  }
+
+  private func reject(_ error: any Error) {
+    if !isResolved {
+      continueFn?()
+      status = .rejected
+      promise.reject(error)
+    }
+  }
+
+  /// TanStack's `pause()`: a promise that settles when continued.
+  private func pause() -> Promise<Void> {
+    let paused = Promise<Void>(scheduler: engine.scheduler)
+    continueFn = { [unowned self] in
+      if self.isResolved || self.canContinue() { paused.resolve(()) }
+    }
+    config.onPause?()
+    return paused.then { [self] _ in
+      engine.lock.sync {
+        continueFn = nil
+        if !isResolved { config.onContinue?() }
+      }
+    }
+  }
+
+  private func run() {
+    if isResolved { return }
+    let initial = failureCount == 0 ? config.initialPromise : nil
+    let attempt = initial ?? config.fn()
+    attempt
+      .then { [self] value in engine.lock.sync { resolve(value) } }
+      .then({ _ in }, { [self] error in engine.lock.sync { handleFailure(error) } })
+  }
+
+  private func handleFailure(_ error: any Error) {
+    if isResolved { return }
+    let retry = config.retry ?? .count(engine.isServer ? 0 : 3)
+    let delay: Double
+    switch config.retryDelay {
+    case nil: delay = min(1000 * pow2(failureCount), 30_000)
+    case .milliseconds(let ms)?: delay = ms
+    case .function(let f)?: delay = f.call(failureCount, error)
+    }
+    let shouldRetry: Bool
+    switch retry {
+    case .bool(let b): shouldRetry = b
+    case .count(let n): shouldRetry = failureCount < n
+    case .function(let f): shouldRetry = f.call(failureCount, error)
+    }
+    if isRetryCancelled || !shouldRetry {
+      reject(error)
+      return
+    }
+    failureCount += 1
+    config.onFail?(failureCount, error)
+    engine.sleep(delay)
+      .flatThen { [self] _ -> Promise<Void> in
+        engine.lock.sync { canContinue() ? Promise.resolved((), scheduler: engine.scheduler) : pause() }
+      }
+      .then { [self] _ in
+        engine.lock.sync {
+          if isRetryCancelled { reject(error) } else { run() }
+        }
+      }
+  }
+
+  /// Continues a paused fetch; returns the retryer's promise.
+  @discardableResult
+  func continueFetch() -> Promise<any Sendable> {
+    continueFn?()
+    return promise
+  }
+
+  func start() -> Promise<any Sendable> {
+    if canStart() {
+      run()
+    } else {
+      pause().then { [self] _ in engine.lock.sync { run() } }
+    }
+    return promise
+  }
+}
+
+private func pow2(_ n: Int) -> Double {
+  var r = 1.0
+  for _ in 0..<max(0, min(n, 64)) { r *= 2 }
+  return r
+}

@@ -1,0 +1,63 @@
+/// The source of time, timers and deferred jobs for a ``QueryClient`` (TanStack's `timeoutManager`
+/// and microtask queue, injected instead of global).
+///
+/// Production code uses ``ClockScheduler``; tests and the scenario runner use ``VirtualScheduler``,
+/// which makes every run deterministic.
+///
+/// ```swift
+/// let scheduler = VirtualScheduler()
+/// let client = QueryClient(scheduler: scheduler)
+/// scheduler.advance(by: 1_000)
+/// ```
+public protocol QueryScheduler: AnyObject, Sendable {
+  /// The current time in milliseconds (TanStack's `Date.now()`).
+  func now() -> Double
+  /// Calls `body` once after `delay` milliseconds.
+  func setTimeout(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID
+  /// Cancels a timer; unknown or fired timers are ignored.
+  func clearTimeout(_ id: TimerID)
+  /// Runs `job` soon, after the current synchronous work (a JavaScript microtask).
+  func enqueue(_ job: @escaping @Sendable () -> Void)
+  /// The executor that query functions run on, or `nil` for the global concurrent executor.
+  var taskExecutor: (any TaskExecutor)? { get }
+}
+
+/// Identifies a timer created by a ``QueryScheduler``.
+public struct TimerID: Hashable, Sendable {
+  /// The scheduler-assigned number.
+  public let rawValue: UInt64
+  /// Creates an identifier.
+  public init(rawValue: UInt64) { self.rawValue = rawValue }
+}
+
+extension QueryScheduler {
+  /// Calls `body` every `interval` milliseconds until the returned handle is cancelled.
+  func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> IntervalHandle {
+    let handle = IntervalHandle()
+    @Sendable func arm() {
+      let id = setTimeout(interval) {
+        guard !handle.isCancelled else { return }
+        arm()
+        body()
+      }
+      handle.setTimer(id)
+    }
+    arm()
+    return handle
+  }
+
+  /// Stops an interval.
+  func clearInterval(_ handle: IntervalHandle) {
+    handle.cancel()
+    if let id = handle.timer { clearTimeout(id) }
+  }
+}
+
+/// A repeating timer's state.
+final class IntervalHandle: @unchecked Sendable {
+  // Safe: both fields are only touched under the owning client's engine lock.
+  private(set) var isCancelled = false
+  private(set) var timer: TimerID?
+  func setTimer(_ id: TimerID) { timer = id }
+  func cancel() { isCancelled = true }
+}

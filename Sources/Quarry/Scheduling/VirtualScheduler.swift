@@ -1,0 +1,149 @@
+import Foundation
+
+/// A deterministic ``QueryScheduler`` on virtual time, for tests and the scenario runner.
+///
+/// Time moves only when ``advance(to:)`` or ``advance(by:)`` is called. Timers fire in
+/// (due time, creation) order and every job and task is drained after each one, so a run is
+/// the same every time. It is also the `TaskExecutor` that query functions run on.
+///
+/// ```swift
+/// let scheduler = VirtualScheduler()
+/// let client = QueryClient(scheduler: scheduler)
+/// client.prefetchQuery(["todos"]) { _ in try await scheduler.sleep(100); return 1 }
+/// scheduler.advance(by: 100)   // the fetch has finished when this returns
+/// ```
+public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Sendable {
+  // Safe: every mutable field is guarded by `lock`; jobs run outside it.
+  private enum Job {
+    case closure(@Sendable () -> Void)
+    case task(UnownedJob)
+  }
+
+  private struct Timer {
+    var due: Double
+    var id: UInt64
+    var body: @Sendable () -> Void
+  }
+
+  private let lock = NSLock()
+  private var current: Double
+  private var timers: [Timer] = []
+  private var jobs: [Job] = []
+  private var jobHead = 0
+  private var nextID: UInt64 = 0
+  private var inTimerPhase = false
+  /// How many timers have fired, to stop runaway timer loops.
+  public private(set) var firedTimers = 0
+
+  /// Creates a scheduler whose clock reads `start` milliseconds.
+  public init(start: Double = 0) { self.current = start }
+
+  /// The virtual time in milliseconds.
+  public func now() -> Double { lock.withLock { current } }
+
+  /// Registers a timer; delay 0 while a timer phase is running is due 1 ms later (sinon's rule).
+  public func setTimeout(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
+    lock.withLock {
+      nextID += 1
+      var wait = delay.isFinite ? max(0, delay) : Double(Int32.max)
+      if wait == 0 && inTimerPhase { wait = 1 }
+      timers.append(Timer(due: current + wait, id: nextID, body: body))
+      return TimerID(rawValue: nextID)
+    }
+  }
+
+  /// Cancels a pending timer.
+  public func clearTimeout(_ id: TimerID) {
+    lock.withLock { timers.removeAll { $0.id == id.rawValue } }
+  }
+
+  /// Queues a job; it runs when the scheduler drains.
+  public func enqueue(_ job: @escaping @Sendable () -> Void) {
+    lock.withLock { jobs.append(.closure(job)) }
+  }
+
+  /// Queues a task job (the `TaskExecutor` requirement).
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let unowned = UnownedJob(job)
+    lock.withLock { jobs.append(.task(unowned)) }
+  }
+
+  /// This scheduler runs query functions itself.
+  public var taskExecutor: (any TaskExecutor)? { self }
+
+  /// Whether no job or task is waiting to run.
+  public var isIdle: Bool { lock.withLock { jobHead == jobs.count } }
+
+  /// The due time of the earliest timer, if any.
+  public var nextTimerDue: Double? { lock.withLock { timers.map(\.due).min() } }
+
+  /// Runs queued jobs and tasks, in order, until none is left.
+  public func runUntilIdle() {
+    while let job = popJob() {
+      switch job {
+      case .closure(let body): body()
+      case .task(let unowned): unowned.runSynchronously(on: asUnownedTaskExecutor())
+      }
+    }
+  }
+
+  private func popJob() -> Job? {
+    lock.withLock {
+      guard jobHead < jobs.count else {
+        jobs.removeAll(keepingCapacity: true)
+        jobHead = 0
+        return nil
+      }
+      let job = jobs[jobHead]
+      jobHead += 1
+      return job
+    }
+  }
+
+  /// Drains jobs, then fires every timer due by `time` (draining after each), and sets the clock
+  /// to `time`. Returns `false` if `limit` timers fired before it got there.
+  @discardableResult
+  public func advance(to time: Double, limit: Int = 100_000) -> Bool {
+    runUntilIdle()
+    lock.withLock { inTimerPhase = true }
+    defer { lock.withLock { inTimerPhase = false } }
+    var fired = 0
+    while let timer = popTimer(dueBy: time) {
+      timer.body()
+      runUntilIdle()
+      fired += 1
+      if fired >= limit { return false }
+    }
+    lock.withLock { if current < time { current = time } }
+    return true
+  }
+
+  /// Advances the clock by `delta` milliseconds.
+  @discardableResult
+  public func advance(by delta: Double) -> Bool { advance(to: now() + delta) }
+
+  private func popTimer(dueBy time: Double) -> Timer? {
+    lock.withLock {
+      var best: Int?
+      for (i, t) in timers.enumerated() where t.due <= time {
+        if let b = best {
+          if (t.due, t.id) < (timers[b].due, timers[b].id) { best = i }
+        } else {
+          best = i
+        }
+      }
+      guard let b = best else { return nil }
+      let timer = timers.remove(at: b)
+      if timer.due > current { current = timer.due }
+      firedTimers += 1
+      return timer
+    }
+  }
+
+  /// Suspends the calling task for `milliseconds` of virtual time.
+  public func sleep(_ milliseconds: Double) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      _ = setTimeout(milliseconds) { continuation.resume() }
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A JavaScript-style promise: settles once, and runs its callbacks as scheduler jobs
+/// (microtasks), never synchronously inside `resolve`.
+///
+/// The engine chains these exactly where TanStack chains promises, so the order of events
+/// matches TanStack's; public APIs expose them as `async` through ``value``.
+package final class Promise<T: Sendable>: @unchecked Sendable {
+  // Safe: `state` and `callbacks` are guarded by `lock`; callbacks run outside it.
+  enum State {
+    case pending
+    case fulfilled(T)
+    case rejected(any Error)
+  }
+
+  private let lock = NSLock()
+  private var state: State = .pending
+  private var callbacks: [@Sendable (Result<T, any Error>) -> Void] = []
+  let scheduler: any QueryScheduler
+
+  init(scheduler: any QueryScheduler) { self.scheduler = scheduler }
+
+  static func resolved(_ value: T, scheduler: any QueryScheduler) -> Promise<T> {
+    let p = Promise(scheduler: scheduler)
+    p.resolve(value)
+    return p
+  }
+
+  static func rejected(_ error: any Error, scheduler: any QueryScheduler) -> Promise<T> {
+    let p = Promise(scheduler: scheduler)
+    p.reject(error)
+    return p
+  }
+
+  /// Whether the promise has not settled.
+  package var isPending: Bool { lock.withLock { if case .pending = state { return true } else { return false } } }
+
+  /// The settled result, if any.
+  package var result: Result<T, any Error>? {
+    lock.withLock {
+      switch state {
+      case .pending: return nil
+      case .fulfilled(let v): return .success(v)
+      case .rejected(let e): return .failure(e)
+      }
+    }
+  }
+
+  func resolve(_ value: T) { settle(.success(value)) }
+  func reject(_ error: any Error) { settle(.failure(error)) }
+
+  /// Settles this promise the way `other` settles (JavaScript's resolve-with-a-promise).
+  func follow(_ other: Promise<T>) {
+    other.whenSettled { self.settle($0) }
+  }
+
+  private func settle(_ result: Result<T, any Error>) {
+    let pending: [@Sendable (Result<T, any Error>) -> Void]? = lock.withLock {
+      guard case .pending = state else { return nil }
+      switch result {
+      case .success(let v): state = .fulfilled(v)
+      case .failure(let e): state = .rejected(e)
+      }
+      let list = callbacks
+      callbacks = []
+      return list
+    }
+    guard let pending else { return }
+    for callback in pending {
+      scheduler.enqueue { callback(result) }
+    }
+  }
+
+  /// Calls `callback` as a job once the promise settles.
+  package func whenSettled(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    let settled: Result<T, any Error>? = lock.withLock {
+      switch state {
+      case .pending:
+        callbacks.append(callback)
+        return nil
+      case .fulfilled(let v): return .success(v)
+      case .rejected(let e): return .failure(e)
+      }
+    }
+    if let settled { scheduler.enqueue { callback(settled) } }
+  }
+
+  /// JavaScript's `then(onFulfilled, onRejected)`: a new promise settled by whichever runs.
+  @discardableResult
+  package func then<U: Sendable>(
+    _ onFulfilled: @escaping @Sendable (T) throws -> U,
+    _ onRejected: (@Sendable (any Error) throws -> U)? = nil
+  ) -> Promise<U> {
+    let next = Promise<U>(scheduler: scheduler)
+    whenSettled { result in
+      do {
+        switch result {
+        case .success(let v): next.resolve(try onFulfilled(v))
+        case .failure(let e):
+          if let onRejected { next.resolve(try onRejected(e)) } else { next.reject(e) }
+        }
+      } catch {
+        next.reject(error)
+      }
+    }
+    return next
+  }
+
+  /// `then` whose callback returns a promise to follow.
+  @discardableResult
+  func flatThen<U: Sendable>(
+    _ onFulfilled: @escaping @Sendable (T) -> Promise<U>,
+    _ onRejected: (@Sendable (any Error) -> Promise<U>)? = nil
+  ) -> Promise<U> {
+    let next = Promise<U>(scheduler: scheduler)
+    whenSettled { result in
+      switch result {
+      case .success(let v): next.follow(onFulfilled(v))
+      case .failure(let e):
+        if let onRejected { next.follow(onRejected(e)) } else { next.reject(e) }
+      }
+    }
+    return next
+  }
+
+  /// A promise that fulfills with `()` whatever happens (TanStack's `.then(noop).catch(noop)`).
+  package func ignoringResult() -> Promise<Void> {
+    then({ _ in () }, { _ in () })
+  }
+
+  /// Waits for the promise to settle.
+  package var value: T {
+    get async throws {
+      try await withCheckedThrowingContinuation { continuation in
+        whenSettled { continuation.resume(with: $0) }
+      }
+    }
+  }
+}
+
+/// Settles when every promise has fulfilled, or with the first rejection (`Promise.all`).
+func promiseAll<T: Sendable>(_ promises: [Promise<T>], scheduler: any QueryScheduler) -> Promise<[T]> {
+  let all = Promise<[T]>(scheduler: scheduler)
+  if promises.isEmpty {
+    all.resolve([])
+    return all
+  }
+  let box = PromiseAllBox<T>(count: promises.count)
+  for (i, p) in promises.enumerated() {
+    p.whenSettled { result in
+      switch result {
+      case .success(let v):
+        let done: [T]? = box.lock.withLock {
+          box.values[i] = v
+          box.remaining -= 1
+          return box.remaining == 0 ? box.values.map { $0! } : nil
+        }
+        if let done { all.resolve(done) }
+      case .failure(let e): all.reject(e)
+      }
+    }
+  }
+  return all
+}
+
+/// The shared tally of `promiseAll`.
+private final class PromiseAllBox<T: Sendable>: @unchecked Sendable {
+  // Safe: `values` and `remaining` are guarded by `lock`.
+  let lock = NSLock()
+  var values: [T?]
+  var remaining: Int
+  init(count: Int) { values = Array(repeating: nil, count: count); remaining = count }
+}
