@@ -1,2 +1,48 @@
+// The scenario-runner command: replays or lints the specification (see Specs/README.md).
+import Foundation
 import QuarryScenarios
-print("0 passed, 0 failed")
+
+/// Writes a line to standard output, unbuffered so results appear as scenarios finish.
+func emit(_ text: String) {
+  FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+let command: RunnerCommand
+do {
+  command = try RunnerCommand.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  printError("scenario-runner: \(error)")
+  printError(RunnerCommand.usage)
+  exit(1)
+}
+
+switch command {
+case .help:
+  emit(RunnerCommand.usage)
+  exit(0)
+case .lint(let directory):
+  do {
+    let report = try Linter.lint(directory: directory)
+    FileHandle.standardOutput.write(Data(report.text.utf8))
+    exit(report.exitCode)
+  } catch {
+    printError("scenario-runner: \(error)")
+    exit(1)
+  }
+case .run(let options):
+  do {
+    let report = try Runner(options: options).run { result in
+      emit(result.lines.joined(separator: "\n"))
+    }
+    emit(report.closingLine)
+    exit(report.exitCode)
+  } catch {
+    printError("scenario-runner: \(error)")
+    exit(1)
+  }
+}

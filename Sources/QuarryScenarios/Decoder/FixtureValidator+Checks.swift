@@ -1,0 +1,99 @@
+/// The checks of an `expect` step.
+extension FixtureValidator {
+  /// Checks an `expect` step's checks object.
+  func checkExpectations(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let checks = try object(value, path, "an object of checks")
+    try onlyMembers(checks, FixtureVocabulary.checks, path, "check")
+    for key in checks.keys.sorted() {
+      let checkPath = JSONPath.member(path, key)
+      let checkValue = checks[key]!
+      switch key {
+      case "calls":
+        let calls = try object(checkValue, checkPath, "an object mapping function names to call counts")
+        for name in calls.keys.sorted() {
+          let namePath = JSONPath.member(checkPath, name)
+          guard functionNames.contains(name) else {
+            throw fail(namePath, "expected a function declared in \"functions\" (declared: \(functionNames.joined(separator: ", ")))")
+          }
+          _ = try integer(calls[name]!, min: 0, namePath)
+        }
+      case "query":
+        try checkQueryCheck(checkValue, checkPath)
+      case "queries":
+        guard case .array(let items) = checkValue else {
+          throw fail(checkPath, "expected an array of query checks, found \(found(checkValue))")
+        }
+        for (index, item) in items.enumerated() { try checkQueryCheck(item, JSONPath.element(checkPath, index)) }
+      case "result":
+        let results = try object(checkValue, checkPath, "an object mapping observer names to result fields")
+        for name in results.keys.sorted() {
+          let observerPath = JSONPath.member(checkPath, name)
+          try checkObserverName(name, observerPath)
+          let fields = try object(results[name]!, observerPath, "an object of result fields")
+          try onlyMembers(fields, FixtureVocabulary.resultFields, observerPath, "result field")
+          for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(observerPath, field)) }
+        }
+      case "notifications":
+        let counts = try object(checkValue, checkPath, "an object mapping observer names to listener call counts")
+        for name in counts.keys.sorted() {
+          let observerPath = JSONPath.member(checkPath, name)
+          try checkObserverName(name, observerPath)
+          _ = try integer(counts[name]!, min: 0, observerPath)
+        }
+      case "settled":
+        let settled = try object(checkValue, checkPath, "an object mapping handles to how they settled")
+        for name in settled.keys.sorted() {
+          let handlePath = JSONPath.member(checkPath, name)
+          try checkHandle(name, records: .settle, handlePath)
+          let outcome = try object(settled[name]!, handlePath, #"{"value": V}, {"error": M} or {"pending": true}"#)
+          try onlyMembers(outcome, ["value", "error", "pending"], handlePath, "settled member")
+          guard outcome.count == 1 else {
+            throw fail(handlePath, #"expected exactly one of "value", "error" and "pending""#)
+          }
+          if let value = outcome["value"] { try checkData(value, JSONPath.member(handlePath, "value")) }
+          if let error = outcome["error"] { try check(error, .string, JSONPath.member(handlePath, "error")) }
+          if let pending = outcome["pending"], pending != .bool(true) {
+            throw fail(JSONPath.member(handlePath, "pending"), "expected true, found \(found(pending))")
+          }
+        }
+      case "returned":
+        let returned = try object(checkValue, checkPath, "an object mapping handles to returned values")
+        for name in returned.keys.sorted() {
+          let handlePath = JSONPath.member(checkPath, name)
+          try checkHandle(name, records: .value, handlePath)
+          try checkData(returned[name]!, handlePath)
+        }
+      default:  // cacheSize
+        _ = try integer(checkValue, min: 0, checkPath)
+      }
+    }
+  }
+
+  /// Checks one `query` check: `{queryKey, ...state fields}` or `{queryKey, "exists": false}`.
+  func checkQueryCheck(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let fields = try object(value, path, "a query check object with \"queryKey\"")
+    try onlyMembers(fields, ["queryKey", "exists"] + FixtureVocabulary.queryStateFields, path, "query check field")
+    guard let key = fields["queryKey"] else { throw fail(JSONPath.member(path, "queryKey"), "missing; expected a query key (an array)") }
+    try check(key, .queryKey, JSONPath.member(path, "queryKey"))
+    if let exists = fields["exists"] {
+      let existsPath = JSONPath.member(path, "exists")
+      guard case .bool(let flag) = exists else { throw fail(existsPath, "expected true or false, found \(found(exists))") }
+      if !flag, fields.count > 2 { throw fail(existsPath, "no other fields with \"exists\": false") }
+    }
+    for field in fields.keys.sorted() where field != "queryKey" && field != "exists" {
+      try checkData(fields[field]!, JSONPath.member(path, field))
+    }
+  }
+
+  /// Checks that `name` is a handle declared by an earlier step that records `records`.
+  func checkHandle(_ name: String, records: OperationSpec.Records, _ path: String) throws(FixtureError) {
+    let what = records == .settle ? "a promise (settle)" : "a returned value"
+    guard let handle = handles[name] else {
+      let declared = handles.isEmpty ? "none is declared yet" : "declared: \(handles.keys.sorted().joined(separator: ", "))"
+      throw fail(path, "expected a handle declared by an earlier step's \"as\", found \(list([name])) (\(declared))")
+    }
+    guard handle.records == records else {
+      throw fail(path, "expected a handle that records \(what); \(list([name])) is a \(handle.operation) at steps[\(handle.step)]")
+    }
+  }
+}

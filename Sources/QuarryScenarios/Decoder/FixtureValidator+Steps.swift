@@ -1,0 +1,118 @@
+/// Steps: one operation member, `at`, `as`, and the operation's arguments.
+extension FixtureValidator {
+  /// Decodes step `index`, advancing `lastAt` to its time.
+  mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int) throws(FixtureError) -> Step {
+    let path = JSONPath.element("steps", index)
+    let members = try object(value, path, "a step object with one operation member")
+    let operations = FixtureVocabulary.operations
+    var found: [String] = []
+    for key in members.keys.sorted() where key != "at" && key != "as" {
+      guard operations.contains(key) else {
+        throw fail(JSONPath.member(path, key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
+      }
+      found.append(key)
+    }
+    guard found.count == 1, let operation = found.first, let spec = OperationSpec.all[operation] else {
+      if found.isEmpty { throw fail(path, "expected one operation member: \(operations.joined(separator: ", "))") }
+      throw fail(path, "expected exactly one operation member, found \(list(found))")
+    }
+
+    var at: Int?
+    if let atValue = members["at"] {
+      let time = try integer(atValue, min: 0, JSONPath.member(path, "at"))
+      guard time >= lastAt else {
+        throw fail(JSONPath.member(path, "at"), "expected a time ≥ \(lastAt) (time never goes back), found \(time)")
+      }
+      at = time
+      lastAt = time
+    }
+
+    var handle: String?
+    if let handleValue = members["as"] {
+      let handlePath = JSONPath.member(path, "as")
+      guard case .string(let name) = handleValue, !name.isEmpty else {
+        throw fail(handlePath, "expected a non-empty handle name, found \(self.found(handleValue))")
+      }
+      guard spec.records != .nothing else { throw fail(handlePath, "no \"as\": \(operation) records nothing") }
+      if let earlier = handles[name] {
+        throw fail(handlePath, "a new handle name; \(list([name])) is already declared at steps[\(earlier.step)]")
+      }
+      handle = name
+    }
+
+    let argumentsPath = JSONPath.member(path, operation)
+    let arguments = members[operation]!
+    _ = try object(arguments, argumentsPath, "an object of arguments")
+    try checkArguments(arguments, spec: spec, operation: operation, step: index, argumentsPath)
+    if let handle { handles[handle] = Handle(step: index, operation: operation, records: spec.records) }
+    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle)
+  }
+
+  /// Checks an operation's arguments against its spec and declares new observers.
+  mutating func checkArguments(_ value: JSONValue, spec: OperationSpec, operation: String, step: Int, _ path: String) throws(FixtureError) {
+    switch spec.shape {
+    case .checks:
+      try checkExpectations(value, path)
+    case .queryOptions(let extra):
+      try checkQueryOptions(value, path, requireKey: true, extra: extra)
+    case .members(let arguments):
+      let members = try object(value, path, "an object of arguments")
+      let names = arguments.map(\.name)
+      for key in members.keys.sorted() where !names.contains(key) {
+        let takes = names.isEmpty ? "no arguments ({})" : list(names)
+        throw fail(JSONPath.member(path, key), "unknown argument \(list([key])); \(operation) takes \(takes)")
+      }
+      for group in spec.exactlyOne {
+        let present = group.filter { members[$0] != nil }
+        guard present.count == 1 else {
+          throw fail(path, "expected exactly one of \(list(group)), found \(present.isEmpty ? "neither" : list(present))")
+        }
+      }
+      var declared: String?
+      for argument in arguments {
+        let argumentPath = JSONPath.member(path, argument.name)
+        guard let member = members[argument.name] else {
+          if argument.required { throw fail(argumentPath, "missing; \(operation) needs \(list([argument.name]))") }
+          continue
+        }
+        switch argument.kind {
+        case .value(let rule):
+          try check(member, rule, argumentPath)
+        case .queryOptions(let requireKey):
+          try checkQueryOptions(member, argumentPath, requireKey: requireKey)
+        case .filters(let refetchType):
+          try checkFilters(member, argumentPath, refetchType: refetchType)
+        case .flags(let flags):
+          let options = try object(member, argumentPath, "an object of options")
+          try onlyMembers(options, flags, argumentPath, "option")
+          for key in options.keys.sorted() { try check(options[key]!, .bool, JSONPath.member(argumentPath, key)) }
+        case .declareObserver:
+          guard case .string(let name) = member, !name.isEmpty else {
+            throw fail(argumentPath, "expected a non-empty observer name, found \(found(member))")
+          }
+          if let earlier = observers[name] {
+            throw fail(argumentPath, "a new observer name; \(list([name])) is already declared at steps[\(earlier)]")
+          }
+          declared = name
+        case .observer:
+          try checkObserver(member, argumentPath)
+        }
+      }
+      if let declared { observers[declared] = step }
+    }
+  }
+
+  /// Checks a reference to an observer declared by an earlier `observe` or `createObserver`.
+  func checkObserver(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    guard case .string(let name) = value else { throw fail(path, "expected an observer name, found \(found(value))") }
+    try checkObserverName(name, path)
+  }
+
+  /// Checks that `name` is an observer declared earlier.
+  func checkObserverName(_ name: String, _ path: String) throws(FixtureError) {
+    guard observers[name] != nil else {
+      let declared = observers.isEmpty ? "none is declared yet" : "declared: \(observers.keys.sorted().joined(separator: ", "))"
+      throw fail(path, "expected an observer declared by an earlier observe or createObserver, found \(list([name])) (\(declared))")
+    }
+  }
+}

@@ -1,0 +1,259 @@
+/// A strict recursive-descent JSON parser (RFC 8259) producing `JSONValue`s.
+///
+/// Unlike `JSONSerialization` it keeps booleans and numbers apart, rejects duplicate object keys,
+/// non-finite numbers, lone surrogates and trailing text, and reports errors by line and column.
+///
+/// ```swift
+/// let value = try JSONParser.parse(#"{"a": [1, true]}"#)
+/// ```
+public struct JSONParser {
+  /// The deepest nesting of arrays and objects accepted, so hostile input cannot exhaust the stack.
+  public static let maximumDepth = 256
+
+  private let bytes: [UInt8]
+  private var index = 0
+  private var depth = 0
+
+  private init(bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Parses a whole JSON text.
+  public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    try parse(bytes: Array(text.utf8))
+  }
+
+  /// Parses a whole JSON text given as UTF-8 bytes (a leading byte-order mark is skipped).
+  public static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    var parser = JSONParser(bytes: bytes)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+    parser.skipWhitespace()
+    let value = try parser.parseValue()
+    parser.skipWhitespace()
+    if parser.index < bytes.count { throw parser.error("end of text after the JSON value") }
+    return value
+  }
+
+  // MARK: Values
+
+  private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    guard index < bytes.count else { throw error("a JSON value, found the end of text") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try parseLiteral("true"); return .bool(true)
+    case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
+    case UInt8(ascii: "n"): try parseLiteral("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("a JSON value")
+    }
+  }
+
+  private mutating func parseLiteral(_ word: String) throws(JSONParseError) {
+    for byte in word.utf8 {
+      guard index < bytes.count, bytes[index] == byte else { throw error("a JSON value (\(word)?)") }
+      index += 1
+    }
+  }
+
+  private mutating func enter() throws(JSONParseError) {
+    depth += 1
+    if depth > JSONParser.maximumDepth { throw error("nesting no deeper than \(JSONParser.maximumDepth)") }
+  }
+
+  private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    try enter()
+    index += 1
+    var members: [String: JSONValue] = [:]
+    skipWhitespace()
+    if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
+    while true {
+      skipWhitespace()
+      guard peek(UInt8(ascii: "\"")) else { throw error("a member name in double quotes") }
+      let keyStart = index
+      let key = try parseString()
+      if members[key] != nil {
+        index = keyStart
+        throw error("no duplicate member \(JSONValue.string(key).canonicalJSON)")
+      }
+      skipWhitespace()
+      guard peek(UInt8(ascii: ":")) else { throw error("':' after a member name") }
+      index += 1
+      skipWhitespace()
+      members[key] = try parseValue()
+      skipWhitespace()
+      if peek(UInt8(ascii: ",")) { index += 1; continue }
+      if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
+      throw error("',' or '}' in an object")
+    }
+  }
+
+  private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+    try enter()
+    index += 1
+    var items: [JSONValue] = []
+    skipWhitespace()
+    if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(items) }
+    while true {
+      skipWhitespace()
+      items.append(try parseValue())
+      skipWhitespace()
+      if peek(UInt8(ascii: ",")) { index += 1; continue }
+      if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(items) }
+      throw error("',' or ']' in an array")
+    }
+  }
+
+  private mutating func parseNumber() throws(JSONParseError) -> Double {
+    let start = index
+    if peek(UInt8(ascii: "-")) { index += 1 }
+    if peek(UInt8(ascii: "0")) {
+      index += 1
+      if index < bytes.count, isDigit(bytes[index]) { throw error("no leading zeros in a number") }
+    } else {
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("a digit in a number") }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if peek(UInt8(ascii: ".")) {
+      index += 1
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("a digit after '.'") }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+      index += 1
+      if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("a digit in the exponent") }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    guard let value = Double(text), value.isFinite else {
+      index = start
+      throw error("a number a double can hold")
+    }
+    return value
+  }
+
+  private mutating func parseString() throws(JSONParseError) -> String {
+    index += 1
+    var scalars = String.UnicodeScalarView()
+    var runStart = index
+    func flush(_ end: Int) throws(JSONParseError) {
+      guard runStart < end else { return }
+      guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+        throw error("valid UTF-8 text")
+      }
+      scalars.append(contentsOf: run.unicodeScalars)
+    }
+    while true {
+      guard index < bytes.count else { throw error("'\"' to close the string") }
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        try flush(index)
+        index += 1
+        return String(scalars)
+      }
+      if byte < 0x20 { throw error("no control characters in a string (escape them)") }
+      if byte == UInt8(ascii: "\\") {
+        try flush(index)
+        index += 1
+        scalars.append(try parseEscape())
+        runStart = index
+        continue
+      }
+      index += 1
+    }
+  }
+
+  private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
+    guard index < bytes.count else { throw error("an escape sequence") }
+    let byte = bytes[index]
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\""): return "\""
+    case UInt8(ascii: "\\"): return "\\"
+    case UInt8(ascii: "/"): return "/"
+    case UInt8(ascii: "b"): return "\u{08}"
+    case UInt8(ascii: "f"): return "\u{0C}"
+    case UInt8(ascii: "n"): return "\n"
+    case UInt8(ascii: "r"): return "\r"
+    case UInt8(ascii: "t"): return "\t"
+    case UInt8(ascii: "u"):
+      let escapeStart = index - 2
+      let high = try parseHex4()
+      if (0xD800...0xDBFF).contains(high) {
+        guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+          index = escapeStart
+          throw error("a low surrogate \\uDC00-\\uDFFF after a high surrogate")
+        }
+        index += 2
+        let low = try parseHex4()
+        guard (0xDC00...0xDFFF).contains(low) else {
+          index = escapeStart
+          throw error("a low surrogate \\uDC00-\\uDFFF after a high surrogate")
+        }
+        let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+      }
+      guard let scalar = Unicode.Scalar(high) else {
+        index = escapeStart
+        throw error("no lone low surrogate")
+      }
+      return scalar
+    default:
+      index -= 1
+      throw error("an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX")
+    }
+  }
+
+  private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard index < bytes.count, let digit = hexValue(bytes[index]) else { throw error("four hex digits after \\u") }
+      value = value << 4 | digit
+      index += 1
+    }
+    return value
+  }
+
+  // MARK: Helpers
+
+  private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+  private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+  private func hexValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+    default: return nil
+    }
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  /// An error at the current position, "expected …".
+  private func error(_ expected: String) -> JSONParseError {
+    var line = 1
+    var column = 1
+    var position = 0
+    let end = min(index, bytes.count)
+    while position < end {
+      let byte = bytes[position]
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+      position += 1
+    }
+    return JSONParseError(line: line, column: column, message: "expected \(expected)")
+  }
+}

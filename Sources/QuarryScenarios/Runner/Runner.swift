@@ -1,0 +1,151 @@
+import Foundation
+
+/// Replays the fixtures of a specification directory and judges them: checks, repeated replays,
+/// golden traces, deviations and expected failures. The library behind `scenario-runner`.
+///
+/// ```swift
+/// let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
+/// print(report.text, terminator: "")
+/// ```
+public struct Runner: Sendable {
+  /// What to replay and how to judge it.
+  public var options: RunnerOptions
+  /// Replays one scenario; `Interpreter.run` unless a test supplies another.
+  public var interpret: @Sendable (Scenario) -> ScenarioRun
+
+  /// Creates a runner.
+  public init(options: RunnerOptions, interpret: @escaping @Sendable (Scenario) -> ScenarioRun = Interpreter.run) {
+    self.options = options
+    self.interpret = interpret
+  }
+
+  /// Replays every selected fixture, calling `onResult` as each one finishes, and writes the
+  /// `--json` report and `--trace-dir` traces.
+  public func run(onResult: (ScenarioResult) -> Void = { _ in }) throws(RunnerError) -> RunReport {
+    guard options.repeatCount >= 1 else { throw RunnerError("--repeat needs a whole number ≥ 1") }
+    let context = try loadContext()
+    let fixtures = try FixtureFile.discover(in: options.directory).filter { options.selects($0.id) }
+    if !options.filters.isEmpty, fixtures.isEmpty {
+      throw RunnerError("no fixture matches --filter \(options.filters.joined(separator: " "))")
+    }
+    if let traceDirectory = options.traceDirectory {
+      do {
+        try FileManager.default.createDirectory(atPath: traceDirectory, withIntermediateDirectories: true)
+      } catch {
+        throw RunnerError("cannot create \(traceDirectory)")
+      }
+    }
+    var results: [ScenarioResult] = []
+    var seen: [String: String] = [:]
+    for fixture in fixtures {
+      let result: ScenarioResult
+      if let other = seen[fixture.id] {
+        result = ScenarioResult(id: fixture.id, title: "", status: .error, details: ["\(fixture.path): the ID \(fixture.id) is also used by \(other)"])
+      } else {
+        seen[fixture.id] = fixture.path
+        result = try evaluate(fixture, context: context)
+      }
+      results.append(result)
+      onResult(result)
+    }
+    let report = RunReport(results: results)
+    if let jsonFile = options.jsonReportFile {
+      try write(report.json(), to: jsonFile)
+    }
+    return report
+  }
+
+  /// The lists a run consults besides the fixtures.
+  public struct Context: Sendable {
+    /// Known Swift failures.
+    public var expectedFailures: ExpectedFailures
+    /// Accepted trace differences.
+    public var deviations: Deviations
+  }
+
+  /// Loads the expected failures and deviations named by the options.
+  public func loadContext() throws(RunnerError) -> Context {
+    var expected = ExpectedFailures()
+    if let file = options.expectedFailuresFile {
+      expected = try ExpectedFailures.load(file)
+    } else {
+      let defaultFile = (options.directory.hasSuffix("/") ? options.directory : options.directory + "/") + "expected-failures.json"
+      if FileManager.default.fileExists(atPath: defaultFile) { expected = try ExpectedFailures.load(defaultFile) }
+    }
+    let deviations = try options.deviationsFile.map { (file) throws(RunnerError) in try Deviations.load(file) } ?? Deviations()
+    return Context(expectedFailures: expected, deviations: deviations)
+  }
+
+  /// Decodes, replays and judges one fixture (writing its trace when `--trace-dir` is set).
+  public func evaluate(_ fixture: FixtureFile, context: Context) throws(RunnerError) -> ScenarioResult {
+    let scenario: Scenario
+    do {
+      scenario = try FixtureDecoder.decode(contentsOf: fixture.path)
+    } catch {
+      return ScenarioResult(id: fixture.id, title: Runner.bestEffortTitle(fixture.path), status: .error, details: [error.description])
+    }
+    let first = interpret(scenario)
+    if let error = first.error {
+      return ScenarioResult(id: scenario.id, title: scenario.title, status: .error, details: [error.description])
+    }
+    if let traceDirectory = options.traceDirectory {
+      try write(TraceText.text(of: first.trace), to: traceDirectory + "/" + scenario.id + ".jsonl")
+    }
+    var details = first.failures
+    if options.repeatCount > 1 {
+      for replay in 2...options.repeatCount {
+        let again = interpret(scenario)
+        if let difference = TraceText.firstDifference(expected: first.trace, actual: again.trace) {
+          details += difference.describe("replay \(replay) differs from replay 1", expectedLabel: "replay 1", actualLabel: "replay \(replay)")
+          break
+        }
+        if again.failures != first.failures || again.error != first.error {
+          details.append("replay \(replay) judged differently from replay 1: \((again.failures + [again.error?.description].compactMap { $0 }).joined(separator: "; "))")
+          break
+        }
+      }
+    }
+    var note: String?
+    if let compareDirectory = options.compareDirectory {
+      let goldenPath = (compareDirectory.hasSuffix("/") ? compareDirectory : compareDirectory + "/") + scenario.id + ".jsonl"
+      if let data = FileManager.default.contents(atPath: goldenPath) {
+        let golden = TraceText.lines(of: String(decoding: data, as: UTF8.self))
+        if let difference = TraceText.firstDifference(expected: golden, actual: first.trace) {
+          let lines = difference.describe("trace differs from \(goldenPath)", expectedLabel: "tanstack", actualLabel: "swift")
+          if let deviation = context.deviations.entries[scenario.id], details.isEmpty {
+            note = "deviation: \(deviation.why)"
+          } else {
+            details += lines
+          }
+        }
+      } else {
+        details.append("no TanStack trace: \(goldenPath)")
+      }
+    }
+    var result = ScenarioResult(id: scenario.id, title: scenario.title, status: details.isEmpty ? .pass : .fail, note: note, details: details)
+    if let reason = context.expectedFailures.reasons[scenario.id] {
+      if result.status == .fail {
+        result.status = .xfail
+        result.note = "expected failure: \(reason)"
+      } else {
+        result.status = .xpass
+        result.details = ["listed in expected-failures.json (\(reason)) but passed; remove it from the list"]
+      }
+    }
+    return result
+  }
+
+  /// The fixture's title if its JSON is readable, for ERROR lines.
+  static func bestEffortTitle(_ path: String) -> String {
+    guard let data = FileManager.default.contents(atPath: path),
+      let value = try? JSONParser.parse(bytes: [UInt8](data)), case .string(let title)? = value["title"]
+    else { return "" }
+    return String(title.prefix(FixtureDecoder.maximumTitleLength))
+  }
+
+  private func write(_ text: String, to path: String) throws(RunnerError) {
+    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+      throw RunnerError("cannot write \(path)")
+    }
+  }
+}
