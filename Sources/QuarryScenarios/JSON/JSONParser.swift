@@ -49,8 +49,12 @@ public struct JSONParser {
   }
 
   private mutating func parseLiteral(_ word: String) throws(JSONParseError) {
+    let start = index
     for byte in word.utf8 {
-      guard index < bytes.count, bytes[index] == byte else { throw error("a JSON value (\(word)?)") }
+      guard index < bytes.count, bytes[index] == byte else {
+        index = start
+        throw error("a JSON value (\(word)?)")
+      }
       index += 1
     }
   }

@@ -1,0 +1,77 @@
+import Testing
+@testable import QuarryScenarios
+
+@Suite struct JSONParserTests {
+  @Test func parsesEveryKindOfValue() throws {
+    let value = try JSONParser.parse(#" {"a": [1, -2.5e2, true, false, null, "x"], "b": {}, "c": []} "#)
+    #expect(value == ["a": [1, -250, true, false, nil, "x"], "b": [:], "c": []])
+  }
+
+  @Test func keepsBooleansAndNumbersApart() throws {
+    #expect(try JSONParser.parse("1") == .number(1))
+    #expect(try JSONParser.parse("true") == .bool(true))
+    #expect(try JSONParser.parse("0") != .bool(false))
+  }
+
+  @Test func decodesEscapesAndSurrogatePairs() throws {
+    let value = try JSONParser.parse(#""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#)
+    #expect(value == .string("a\"b\\c/d\u{08}\u{0C}\n\r\té😀"))
+  }
+
+  @Test func keepsRawUnicode() throws {
+    #expect(try JSONParser.parse("\"héllo ✓\"") == .string("héllo ✓"))
+  }
+
+  @Test func roundTripsThroughCanonicalEncoding() throws {
+    let text = #"{"a":[1,1.5,-0.25,1e+21,"x\n"],"b":null,"c":{"d":false}}"#
+    #expect(try JSONParser.parse(text).canonicalJSON == text)
+  }
+
+  @Test(arguments: [
+    ("", 1, 1, "a JSON value"),
+    ("[1,]", 1, 4, "a JSON value"),
+    ("{\"a\":1,\"a\":2}", 1, 8, "no duplicate member \"a\""),
+    ("{\n  \"a\": 1\n  \"b\": 2\n}", 3, 3, "',' or '}'"),
+    ("[01]", 1, 3, "no leading zeros"),
+    ("[1.]", 1, 4, "a digit after '.'"),
+    ("[-]", 1, 3, "a digit"),
+    ("1e999", 1, 1, "a number a double can hold"),
+    ("\"abc", 1, 5, "'\"' to close the string"),
+    ("\"a\nb\"", 1, 3, "no control characters"),
+    ("\"\\x\"", 1, 3, "an escape"),
+    ("\"\\ud800\"", 1, 2, "a low surrogate"),
+    ("\"\\udc00\"", 1, 2, "no lone low surrogate"),
+    ("\"\\u12g4\"", 1, 6, "four hex digits"),
+    ("tru", 1, 1, "(true?)"),
+    ("{} x", 1, 4, "end of text"),
+    ("{1:2}", 1, 2, "a member name in double quotes"),
+    ("{\"a\" 1}", 1, 6, "':'"),
+    ("[\"é\", x]", 1, 7, "a JSON value"),
+    ("NaN", 1, 1, "a JSON value"),
+  ])
+  func reportsErrorsWithPositions(text: String, line: Int, column: Int, message: String) {
+    do {
+      _ = try JSONParser.parse(text)
+      Issue.record("expected a parse error for \(text)")
+    } catch {
+      #expect(error.line == line, "\(text): \(error)")
+      #expect(error.column == column, "\(text): \(error)")
+      #expect(error.message.contains(message), "\(text): \(error)")
+    }
+  }
+
+  @Test func rejectsInvalidUTF8() {
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22, 0xFF, 0x22]) }
+  }
+
+  @Test func limitsNesting() {
+    let deep = String(repeating: "[", count: 100_000)
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+    let fine = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+    #expect((try? JSONParser.parse(fine)) != nil)
+  }
+
+  @Test func skipsByteOrderMark() throws {
+    #expect(try JSONParser.parse(bytes: [0xEF, 0xBB, 0xBF] + Array("[]".utf8)) == [])
+  }
+}
