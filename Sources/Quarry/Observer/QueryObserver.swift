@@ -22,7 +22,7 @@ public final class QueryObserver: @unchecked Sendable {
   var selectResult: DataBox?
   weak var lastQueryWithDefinedData: Query?
   var staleTimeout: TimerID?
-  var refetchInterval: IntervalHandle?
+  var refetchInterval: TimerID?
   var currentRefetchInterval: Double?
   var trackedProps = Set<String>()
   var listeners: [(id: UInt64, body: @Sendable (QueryObserverResult) -> Void)] = []
@@ -234,7 +234,7 @@ public final class QueryObserver: @unchecked Sendable {
 
   private func clearRefetchInterval() {
     if let handle = refetchInterval {
-      engine.scheduler.clearInterval(handle)
+      engine.scheduler.clearTimeout(handle)
       refetchInterval = nil
     }
   }

@@ -41,6 +41,23 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
     return TimerID(rawValue: id)
   }
 
+  /// Repeats `body` every `interval` ms on the serial queue until cleared.
+  public func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
+    let id: UInt64 = lock.withLock { nextID += 1; return nextID }
+    let clock = self.clock
+    let task = Task { [weak self] in
+      while !Task.isCancelled {
+        do {
+          try await clock.sleep(for: .milliseconds(max(1, interval)))
+        } catch { return }
+        guard let self, self.lock.withLock({ self.timers[id] != nil }) else { return }
+        self.queue.async(execute: body)
+      }
+    }
+    lock.withLock { timers[id] = task }
+    return TimerID(rawValue: id)
+  }
+
   /// Cancels the timer's sleep.
   public func clearTimeout(_ id: TimerID) {
     lock.withLock { timers.removeValue(forKey: id.rawValue) }?.cancel()

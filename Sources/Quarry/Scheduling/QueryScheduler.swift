@@ -14,7 +14,9 @@ public protocol QueryScheduler: AnyObject, Sendable {
   func now() -> Double
   /// Calls `body` once after `delay` milliseconds.
   func setTimeout(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID
-  /// Cancels a timer; unknown or fired timers are ignored.
+  /// Calls `body` every `interval` milliseconds until the timer is cleared.
+  func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID
+  /// Cancels a timer or interval; unknown or fired timers are ignored.
   func clearTimeout(_ id: TimerID)
   /// Runs `job` soon, after the current synchronous work (a JavaScript microtask).
   func enqueue(_ job: @escaping @Sendable () -> Void)
@@ -30,34 +32,3 @@ public struct TimerID: Hashable, Sendable {
   public init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
-extension QueryScheduler {
-  /// Calls `body` every `interval` milliseconds until the returned handle is cancelled.
-  func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> IntervalHandle {
-    let handle = IntervalHandle()
-    @Sendable func arm() {
-      let id = setTimeout(interval) {
-        guard !handle.isCancelled else { return }
-        arm()
-        body()
-      }
-      handle.setTimer(id)
-    }
-    arm()
-    return handle
-  }
-
-  /// Stops an interval.
-  func clearInterval(_ handle: IntervalHandle) {
-    handle.cancel()
-    if let id = handle.timer { clearTimeout(id) }
-  }
-}
-
-/// A repeating timer's state.
-final class IntervalHandle: @unchecked Sendable {
-  // Safe: both fields are only touched under the owning client's engine lock.
-  private(set) var isCancelled = false
-  private(set) var timer: TimerID?
-  func setTimer(_ id: TimerID) { timer = id }
-  func cancel() { isCancelled = true }
-}

@@ -23,6 +23,7 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
     var due: Double
     var id: UInt64
     var body: @Sendable () -> Void
+    var interval: Double?
   }
 
   private let lock = NSLock()
@@ -43,11 +44,23 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
 
   /// Registers a timer; delay 0 while a timer phase is running is due 1 ms later (sinon's rule).
   public func setTimeout(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
+    addTimer(delay, body, repeating: false)
+  }
+
+  /// Registers a repeating timer; it keeps its place (creation order) on every repeat.
+  public func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
+    addTimer(interval, body, repeating: true)
+  }
+
+  private func addTimer(_ delay: Double, _ body: @escaping @Sendable () -> Void, repeating: Bool) -> TimerID {
     lock.withLock {
       nextID += 1
-      var wait = delay.isFinite ? max(0, delay) : Double(Int32.max)
-      if wait == 0 && inTimerPhase { wait = 1 }
-      timers.append(Timer(due: current + wait, id: nextID, body: body))
+      // JavaScript's fake timers truncate the delay; 0 (or less) is due now, or 1 ms later
+      // inside a timer phase.
+      var wait = delay.isNaN ? 0 : delay.rounded(.towardZero)
+      if !(wait > 0) { wait = inTimerPhase ? 1 : 0 }
+      if repeating && wait < 1 { wait = 1 }
+      timers.append(Timer(due: current + wait, id: nextID, body: body, interval: repeating ? wait : nil))
       return TimerID(rawValue: nextID)
     }
   }
@@ -133,7 +146,12 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
         }
       }
       guard let b = best else { return nil }
-      let timer = timers.remove(at: b)
+      let timer = timers[b]
+      if let interval = timer.interval {
+        timers[b].due += interval
+      } else {
+        timers.remove(at: b)
+      }
       if timer.due > current { current = timer.due }
       firedTimers += 1
       return timer

@@ -2,6 +2,6 @@
 public enum Interpreter {
   /// Replays `scenario` and returns its trace and failed checks.
   public static func run(_ scenario: Scenario) -> ScenarioRun {
-    ScenarioRun(trace: [], failures: ["interpreter not written yet"])
+    ScenarioSession(scenario).run()
   }
 }

@@ -1,0 +1,303 @@
+import Quarry
+
+/// Turns a fixture's options, filters and recipes into the engine's types.
+struct OptionsDecoder {
+  let file: String
+  /// Looks up a scripted function by name.
+  let function: (String) -> QueryFunction?
+
+  func fail(_ path: String, _ expected: String) -> FixtureError {
+    FixtureError(file: file, path: path, expected: expected)
+  }
+
+  /// Data from a fixture: JSON, with `{"$undefined":true}` as `undefined` (`nil`).
+  func data(_ value: JSONValue) -> JSONValue? {
+    isUndefinedMarker(value) ? nil : value
+  }
+
+  func number(_ value: JSONValue, _ path: String) throws -> Double {
+    switch value {
+    case .number(let n): return n
+    case .string("Infinity"): return .infinity
+    default: throw fail(path, "expected a number or \"Infinity\"")
+    }
+  }
+
+  func constValue(_ value: JSONValue, _ path: String) throws -> JSONValue? {
+    guard let r = recipe(value) else { return nil }
+    guard r.name == "const", let v = r.args["value"] else { throw fail(path, "expected a {\"$fn\":\"const\",\"value\":...} recipe") }
+    return v
+  }
+
+  func staleTime(_ value: JSONValue, _ path: String) throws -> StaleTime {
+    if value == .string("static") { return .static }
+    return .milliseconds(try number(value, path))
+  }
+
+  func refetchOn(_ value: JSONValue, _ path: String) throws -> RefetchOnOption {
+    switch value {
+    case .bool(true): return .ifStale
+    case .bool(false): return .never
+    case .string("always"): return .always
+    default: throw fail(path, "expected true, false or \"always\"")
+    }
+  }
+
+  /// Query options; `extra` names members the caller reads itself.
+  func queryOptions(_ value: JSONValue?, _ path: String, extra: Set<String> = []) throws -> QueryOptions {
+    guard case .object(let o)? = value else { throw fail(path, "expected query options (an object)") }
+    var options = QueryOptions()
+    for (name, v) in o.sorted(by: { $0.key < $1.key }) {
+      let p = "\(path).\(name)"
+      if extra.contains(name) { continue }
+      if isUndefinedMarker(v) { continue }
+      switch name {
+      case "queryKey":
+        guard case .array(let parts) = v else { throw fail(p, "expected a query key (an array)") }
+        options.queryKey = QueryKey(parts)
+      case "queryFn":
+        guard case .string(let fnName) = v else { throw fail(p, "expected a function name") }
+        if fnName == "$skipToken" {
+          options.queryFn = .skipToken
+        } else {
+          guard let fn = function(fnName) else { throw fail(p, "expected the name of a function in \"functions\"") }
+          options.queryFn = .function(fn)
+        }
+      case "staleTime":
+        if let c = try constValue(v, p) {
+          let st = try staleTime(c, p)
+          options.staleTime = .function(FunctionBox { @Sendable _ in st })
+        } else {
+          options.staleTime = .value(try staleTime(v, p))
+        }
+      case "gcTime": options.gcTime = try number(v, p)
+      case "retry":
+        if let r = recipe(v) {
+          if r.name == "failureCountLessThan", case .number(let n)? = r.args["n"] {
+            let limit = Int(n)
+            options.retry = .function(FunctionBox { @Sendable count, _ in count < limit })
+          } else if r.name == "const", case .bool(let b)? = r.args["value"] {
+            options.retry = .function(FunctionBox { @Sendable _, _ in b })
+          } else {
+            throw fail(p, "expected a retry recipe")
+          }
+        } else if case .bool(let b) = v {
+          options.retry = .bool(b)
+        } else {
+          options.retry = .count(Int(try number(v, p)))
+        }
+      case "retryDelay":
+        if let r = recipe(v) {
+          if r.name == "linear", case .number(let ms)? = r.args["ms"] {
+            options.retryDelay = .function(FunctionBox { @Sendable count, _ in Double(count) * ms })
+          } else if r.name == "const", case .number(let ms)? = r.args["value"] {
+            options.retryDelay = .function(FunctionBox { @Sendable _, _ in ms })
+          } else {
+            throw fail(p, "expected a retryDelay recipe")
+          }
+        } else {
+          options.retryDelay = .milliseconds(try number(v, p))
+        }
+      case "networkMode":
+        guard case .string(let s) = v, let mode = NetworkMode(rawValue: s) else { throw fail(p, "expected online, always or offlineFirst") }
+        options.networkMode = mode
+      case "enabled", "retryOnMount":
+        let option: QueryBoolOption
+        if let c = try constValue(v, p) {
+          guard case .bool(let b) = c else { throw fail(p, "expected a boolean") }
+          option = .function(FunctionBox { @Sendable _ in b })
+        } else {
+          guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+          option = .value(b)
+        }
+        if name == "enabled" { options.enabled = option } else { options.retryOnMount = option }
+      case "select": options.select = try select(v, p)
+      case "placeholderData":
+        if let r = recipe(v) {
+          switch r.name {
+          case "previousData": options.placeholderData = .function(FunctionBox { @Sendable previous, _ in previous })
+          case "const":
+            let c = r.args["value"].flatMap(data)
+            options.placeholderData = .function(FunctionBox { @Sendable _, _ in c })
+          default: throw fail(p, "expected a placeholderData recipe")
+          }
+        } else if let d = data(v) {
+          options.placeholderData = .value(d)
+        }
+      case "initialData":
+        if let r = recipe(v) {
+          guard r.name == "const" else { throw fail(p, "expected a const recipe") }
+          let c = r.args["value"].flatMap(data)
+          options.initialData = .function(FunctionBox { @Sendable in c })
+        } else if let d = data(v) {
+          options.initialData = .value(d)
+        }
+      case "initialDataUpdatedAt": options.initialDataUpdatedAt = try number(v, p)
+      case "refetchOnMount", "refetchOnWindowFocus", "refetchOnReconnect":
+        let option: RefetchOnOption
+        if let c = try constValue(v, p) {
+          let inner = try refetchOn(c, p)
+          option = .function(FunctionBox { @Sendable _ in inner })
+        } else {
+          option = try refetchOn(v, p)
+        }
+        switch name {
+        case "refetchOnMount": options.refetchOnMount = option
+        case "refetchOnWindowFocus": options.refetchOnWindowFocus = option
+        default: options.refetchOnReconnect = option
+        }
+      case "refetchInterval":
+        if let c = try constValue(v, p) {
+          let ms: Double? = c == .bool(false) ? nil : try number(c, p)
+          options.refetchInterval = .function(FunctionBox { @Sendable _ in ms })
+        } else if v == .bool(false) {
+          options.refetchInterval = .never
+        } else {
+          options.refetchInterval = .milliseconds(try number(v, p))
+        }
+      case "refetchIntervalInBackground":
+        guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+        options.refetchIntervalInBackground = b
+      case "notifyOnChangeProps":
+        if v == .string("all") {
+          options.notifyOnChangeProps = .all
+        } else if case .array(let items) = v {
+          options.notifyOnChangeProps = .props(try items.enumerated().map { i, item in
+            guard case .string(let s) = item else { throw fail("\(p)[\(i)]", "expected a property name") }
+            return s
+          })
+        } else {
+          throw fail(p, "expected \"all\" or an array of property names")
+        }
+      case "structuralSharing":
+        guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+        options.structuralSharing = b
+      case "meta": options.meta = v
+      case "throwOnError":
+        guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+        options.throwOnError = b
+      default:
+        throw fail(p, "unknown query option")
+      }
+    }
+    return options
+  }
+
+  func select(_ v: JSONValue, _ p: String) throws -> SelectFunction {
+    guard let r = recipe(v) else { throw fail(p, "expected a select recipe") }
+    switch r.name {
+    case "identity": return SelectFunction { $0 }
+    case "pluck":
+      guard let key = r.args["key"] else { throw fail(p, "expected a key") }
+      return SelectFunction { data in
+        let json = data as? JSONValue
+        switch (json, key) {
+        case (.object(let o)?, .string(let k)): return o[k] as JSONValue?
+        case (.array(let a)?, .number(let n)):
+          let i = Int(n)
+          return a.indices.contains(i) ? a[i] as JSONValue? : nil as JSONValue?
+        default: return nil as JSONValue?
+        }
+      }
+    case "length":
+      return SelectFunction { data in
+        switch data as? JSONValue {
+        case .array(let a)?: return JSONValue.number(Double(a.count))
+        case .string(let s)?: return JSONValue.number(Double(s.utf16.count))
+        default: return nil as JSONValue?
+        }
+      }
+    case "throw":
+      guard case .string(let message)? = r.args["message"] else { throw fail(p, "expected a message") }
+      return SelectFunction { _ in throw ScriptError(message: message) }
+    case "const":
+      let c = r.args["value"].flatMap(data)
+      return SelectFunction { _ in c as JSONValue? }
+    default: throw fail(p, "expected a select recipe")
+    }
+  }
+
+  /// A `setQueryData` value or updater.
+  func updater(data dataValue: JSONValue?, updater updaterValue: JSONValue?, _ p: String) throws -> @Sendable ((any Sendable)?) -> (any Sendable)? {
+    if let dataValue {
+      let d = data(dataValue)
+      return { _ in d }
+    }
+    guard let r = recipe(updaterValue) else { throw fail("\(p).updater", "expected an updater recipe") }
+    switch r.name {
+    case "increment":
+      guard case .number(let by)? = r.args["by"] else { throw fail("\(p).updater.by", "expected a number") }
+      return { old in
+        if case .number(let n)? = old as? JSONValue { return JSONValue.number(n + by) }
+        return JSONValue.number(by)
+      }
+    case "append":
+      let v = r.args["value"].flatMap(data) ?? .null
+      return { old in
+        if case .array(let a)? = old as? JSONValue { return JSONValue.array(a + [v]) }
+        return JSONValue.array([v])
+      }
+    case "undefined": return { _ in nil }
+    case "const":
+      let c = r.args["value"].flatMap(data)
+      return { _ in c }
+    default: throw fail("\(p).updater", "expected an updater recipe")
+    }
+  }
+
+  /// Query filters (and `refetchType` for invalidation).
+  func filters(_ value: JSONValue?, _ path: String) throws -> InvalidateQueryFilters {
+    guard let value else { return InvalidateQueryFilters() }
+    guard case .object(let o) = value else { throw fail(path, "expected filters (an object)") }
+    var f = QueryFilters()
+    var refetchType: InvalidateQueryFilters.RefetchType?
+    for (name, v) in o {
+      let p = "\(path).\(name)"
+      switch name {
+      case "queryKey":
+        guard case .array(let parts) = v else { throw fail(p, "expected a query key (an array)") }
+        f.queryKey = QueryKey(parts)
+      case "exact":
+        guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+        f.exact = b
+      case "type":
+        guard case .string(let s) = v, let t = QueryFilters.QueryTypeFilter(rawValue: s) else { throw fail(p, "expected active, inactive or all") }
+        f.type = t
+      case "stale":
+        guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+        f.stale = b
+      case "fetchStatus":
+        guard case .string(let s) = v, let st = FetchStatus(rawValue: s) else { throw fail(p, "expected fetching, paused or idle") }
+        f.fetchStatus = st
+      case "predicate":
+        guard let r = recipe(v), r.name == "keyIncludes", let needle = r.args["value"] else { throw fail(p, "expected a keyIncludes recipe") }
+        f.predicate = { query in query.queryKey.parts.contains(needle) }
+      case "refetchType":
+        guard case .string(let s) = v, let t = InvalidateQueryFilters.RefetchType(rawValue: s) else { throw fail(p, "expected active, inactive, all or none") }
+        refetchType = t
+      default:
+        throw fail(p, "unknown filter")
+      }
+    }
+    return InvalidateQueryFilters(f, refetchType: refetchType)
+  }
+
+  /// `cancelRefetch`, `throwOnError`, `revert`, `silent`.
+  func callOptions(_ value: JSONValue?, _ path: String) throws -> (refetch: RefetchOptions, cancel: CancelOptions) {
+    var r = RefetchOptions()
+    var c = CancelOptions()
+    guard let value else { return (r, c) }
+    guard case .object(let o) = value else { throw fail(path, "expected options (an object)") }
+    for (name, v) in o {
+      guard case .bool(let b) = v else { throw fail("\(path).\(name)", "expected a boolean") }
+      switch name {
+      case "cancelRefetch": r.cancelRefetch = b
+      case "throwOnError": r.throwOnError = b
+      case "revert": c.revert = b
+      case "silent": c.silent = b
+      default: throw fail("\(path).\(name)", "unknown option")
+      }
+    }
+    return (r, c)
+  }
+}

@@ -1,0 +1,184 @@
+import Quarry
+
+/// One replay of one scenario: the virtual scheduler, the client, and everything recorded.
+final class ScenarioSession: @unchecked Sendable {
+  // Safe: a session runs on one thread; the virtual scheduler runs every job and task
+  // synchronously on the thread that drives it.
+  struct Script {
+    var outcomes: [Outcome]
+    var cursor = 0
+    var used = 0
+    var calls = 0
+    var function: QueryFunction?
+  }
+
+  enum Handle {
+    case pending
+    case fulfilled(JSONValue?)
+    case rejected(JSONValue)
+    case returned(JSONValue?)
+  }
+
+  struct ObserverEntry {
+    var observer: QueryObserver
+    var unsubscribe: (@Sendable () -> Void)?
+    var notifications = 0
+  }
+
+  let scenario: Scenario
+  let scheduler = VirtualScheduler()
+  var client: QueryClient!
+  var trace: [String] = []
+  var failures: [String] = []
+  var scripts: [String: Script] = [:]
+  var handles: [String: Handle] = [:]
+  var observers: [String: ObserverEntry] = [:]
+  var observerNames: [ObjectIdentifier: String] = [:]
+  var stepIndex = -1
+  lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
+
+  init(_ scenario: Scenario) {
+    self.scenario = scenario
+    for (name, outcomes) in scenario.functions { scripts[name] = Script(outcomes: outcomes) }
+  }
+
+  var now: Double { scheduler.now() }
+
+  func emit(_ members: [String: JSONValue]) {
+    var event = members
+    event["t"] = .number(now)
+    trace.append(JSONValue.object(event).canonicalJSON)
+  }
+
+  // MARK: Scripted functions
+
+  func scriptFunction(_ name: String) -> QueryFunction? {
+    guard scripts[name] != nil else { return nil }
+    if let fn = scripts[name]!.function { return fn }
+    let fn = QueryFunction { [unowned self] context in
+      let outcome = self.call(name, context)
+      guard let outcome else { throw ScriptError(message: "script exhausted: \(name)") }
+      if outcome.readSignal { _ = context.signal }
+      if let after = outcome.after { await self.scheduler.sleep(Double(after)) }
+      switch outcome.result {
+      case .error(let message): throw ScriptError(message: message)
+      case .value(let v):
+        if let r = recipe(v) {
+          switch r.name {
+          case "queryKey": return context.queryKey.jsonValue
+          case "pageParam": return context.pageParam as JSONValue?
+          default: return JSONValue.number(Double(self.scripts[name]!.calls))
+          }
+        }
+        return self.decoder.data(v)
+      }
+    }
+    scripts[name]!.function = fn
+    return fn
+  }
+
+  /// Records a call and picks its outcome; `nil` when the script is exhausted.
+  func call(_ name: String, _ context: QueryFunctionContext) -> Outcome? {
+    scripts[name]!.calls += 1
+    let n = scripts[name]!.calls
+    var event: [String: JSONValue] = ["ev": "call", "fn": .string(name), "n": .number(Double(n)), "key": .string(context.queryKey.queryHash)]
+    if let pageParam = context.pageParam { event["pageParam"] = pageParam }
+    emit(event)
+    var script = scripts[name]!
+    defer { scripts[name] = script }
+    while script.cursor < script.outcomes.count {
+      let times = script.outcomes[script.cursor].times
+      if times == nil || script.used < times! { break }
+      script.cursor += 1
+      script.used = 0
+    }
+    guard script.cursor < script.outcomes.count else {
+      failures.append("script exhausted: \(name) (call \(n) at t=\(TraceValues.show(.number(now))))")
+      return nil
+    }
+    script.used += 1
+    return script.outcomes[script.cursor]
+  }
+
+  // MARK: Replay
+
+  func run() -> ScenarioRun {
+    do {
+      try replay()
+    } catch let error as FixtureError {
+      return ScenarioRun(trace: trace, failures: failures, error: error)
+    } catch {
+      failures.append("unexpected error: \(error)")
+    }
+    return ScenarioRun(trace: trace, failures: failures)
+  }
+
+  private func replay() throws {
+    var defaults = DefaultOptions()
+    if let client = scenario.client {
+      let reader = try ArgumentReader(client, file: scenario.file, path: "client")
+      if let d = try reader.nested("defaultOptions"), let queries = d["queries"] {
+        defaults.queries = try decoder.queryOptions(queries, "client.defaultOptions.queries")
+      }
+    }
+    client = QueryClient(scheduler: scheduler, defaultOptions: defaults)
+    client.mount()
+    let unsubscribeCache = client.queryCache.subscribe { [unowned self] event in
+      var ev: [String: JSONValue] = ["ev": "cache", "type": .string(event.type), "key": .string(event.query.queryHash)]
+      if let action = event.action { ev["action"] = .string(action.type) }
+      if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? "?") }
+      emit(ev)
+    }
+    defer {
+      unsubscribeCache()
+      for entry in observers.values { entry.observer.destroy() }
+      client.clear()
+      client.unmount()
+    }
+    for step in scenario.steps {
+      if !scheduler.advance(to: Double(step.at ?? Int(now))) {
+        failures.append("more than 100000 timers fired (an endless timer loop?)")
+        return
+      }
+      stepIndex = step.index
+      try perform(step)
+    }
+    if !scheduler.advance(to: now) {
+      failures.append("more than 100000 timers fired (an endless timer loop?)")
+      return
+    }
+    for query in client.queryCache.getAll() {
+      emit(["ev": "final", "key": .string(query.queryHash), "state": TraceValues.state(query.state), "observers": .number(Double(query.observerCount))])
+    }
+  }
+
+  /// Records how a promise-returning step settles.
+  func track<T: Sendable>(_ promise: Promise<T>, handle: String?, _ encode: @escaping @Sendable (T) -> JSONValue?) {
+    if let handle { handles[handle] = .pending }
+    promise.whenSettled { [unowned self] result in
+      switch result {
+      case .success(let v):
+        let value = encode(v)
+        guard let handle else { return }
+        handles[handle] = .fulfilled(value)
+        var ev: [String: JSONValue] = ["ev": "settle", "handle": .string(handle)]
+        if let value { ev["value"] = value }
+        emit(ev)
+      case .failure(let e):
+        let text = TraceValues.errorText(e)
+        guard let handle else { return }
+        handles[handle] = .rejected(text)
+        emit(["ev": "settle", "handle": .string(handle), "error": text])
+      }
+    }
+  }
+
+  /// Records what a value-returning step returned.
+  func returned(_ value: JSONValue?, handle: String?) {
+    guard let handle else { return }
+    handles[handle] = .returned(value)
+    var ev: [String: JSONValue] = ["ev": "return", "handle": .string(handle)]
+    if let value { ev["value"] = value }
+    emit(ev)
+  }
+}
