@@ -42,3 +42,11 @@ func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: B
   }
   return DataBox(new)
 }
+
+/// Whether a value is a JSON array or object (an object with identity in JavaScript).
+func isContainer(_ value: any Sendable) -> Bool {
+  switch value as? JSONValue {
+  case .array?, .object?: return true
+  default: return false
+  }
+}

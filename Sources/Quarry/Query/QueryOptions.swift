@@ -91,9 +91,11 @@ public struct QueryOptions: Sendable {
     return r
   }
 
-  /// TanStack's `shallowEqualObjects` over options: values by equality, functions by identity.
+  /// TanStack's `shallowEqualObjects` over options: primitives by value, functions by identity,
+  /// and arrays and objects (the key, `meta`) never equal, as every options value a caller passes
+  /// carries fresh ones in JavaScript.
   func isShallowEqual(to o: QueryOptions) -> Bool {
-    queryKey == o.queryKey && queryHash == o.queryHash && QueryFnOption.identical(queryFn, o.queryFn)
+    (queryKey == nil && o.queryKey == nil) && queryHash == o.queryHash && QueryFnOption.identical(queryFn, o.queryFn)
       && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
       && networkMode == o.networkMode && enabled == o.enabled && select === o.select
       && placeholderData == o.placeholderData && initialData == o.initialData
@@ -101,7 +103,7 @@ public struct QueryOptions: Sendable {
       && refetchOnWindowFocus == o.refetchOnWindowFocus && refetchOnReconnect == o.refetchOnReconnect
       && refetchInterval == o.refetchInterval && refetchIntervalInBackground == o.refetchIntervalInBackground
       && notifyOnChangeProps == o.notifyOnChangeProps && structuralSharing == o.structuralSharing
-      && meta == o.meta && retryOnMount == o.retryOnMount && throwOnError == o.throwOnError
+      && identityEqual(meta, o.meta) && retryOnMount == o.retryOnMount && throwOnError == o.throwOnError
   }
 }
 
@@ -255,7 +257,7 @@ public enum InitialDataOption: Sendable, Equatable {
   /// Equal values, or the same function.
   public static func == (a: InitialDataOption, b: InitialDataOption) -> Bool {
     switch (a, b) {
-    case (.value(let x), .value(let y)): return valuesEqual(x, y)
+    case (.value(let x), .value(let y)): return !isContainer(x) && valuesEqual(x, y)
     case (.function(let x), .function(let y)): return x === y
     default: return false
     }
@@ -276,5 +278,14 @@ extension Optional where Wrapped == SelectFunction {
     case (let x?, let y?): return x === y
     default: return false
     }
+  }
+}
+
+/// JavaScript's `===` on option values: primitives by value, containers never (fresh objects).
+func identityEqual(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+  switch (a, b) {
+  case (nil, nil): return true
+  case (.array?, _), (.object?, _): return false
+  default: return a == b
   }
 }

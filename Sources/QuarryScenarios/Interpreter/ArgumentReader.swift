@@ -43,7 +43,7 @@ struct ArgumentReader {
 
   func queryKey(_ name: String = "queryKey") throws -> QueryKey {
     guard case .array(let parts)? = members[name] else { throw fail(name, "expected a query key (an array)") }
-    return QueryKey(parts)
+    return QueryKey(parts.map { fixtureValue($0) ?? .null })
   }
 
   func nested(_ name: String) throws -> ArgumentReader? {
@@ -62,4 +62,24 @@ func recipe(_ value: JSONValue?) -> (name: String, args: [String: JSONValue])? {
 func isUndefinedMarker(_ value: JSONValue?) -> Bool {
   guard case .object(let o)? = value, o.count == 1, o["$undefined"] == .bool(true) else { return false }
   return true
+}
+
+/// Fixture data as the engine sees it: `{"$undefined":true}` is `undefined`, so it is `nil` at
+/// the top, dropped from objects and `null` in arrays (as `JSON.stringify` writes it).
+func fixtureValue(_ value: JSONValue?) -> JSONValue? {
+  guard let value else { return Optional<JSONValue>.none }
+  if isUndefinedMarker(value) { return Optional<JSONValue>.none }
+  return fixtureData(value)
+}
+
+/// `fixtureValue` below the top level.
+func fixtureData(_ value: JSONValue) -> JSONValue {
+  switch value {
+  case .array(let items): return .array(items.map { fixtureValue($0) ?? .null })
+  case .object(let members):
+    var out: [String: JSONValue] = [:]
+    for (k, v) in members { if let d = fixtureValue(v) { out[k] = d } }
+    return .object(out)
+  default: return value
+  }
 }

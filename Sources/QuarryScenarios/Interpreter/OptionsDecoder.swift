@@ -11,9 +11,7 @@ struct OptionsDecoder {
   }
 
   /// Data from a fixture: JSON, with `{"$undefined":true}` as `undefined` (`nil`).
-  func data(_ value: JSONValue) -> JSONValue? {
-    isUndefinedMarker(value) ? nil : value
-  }
+  func data(_ value: JSONValue) -> JSONValue? { fixtureValue(value) }
 
   func number(_ value: JSONValue, _ path: String) throws -> Double {
     switch value {
@@ -54,7 +52,7 @@ struct OptionsDecoder {
       switch name {
       case "queryKey":
         guard case .array(let parts) = v else { throw fail(p, "expected a query key (an array)") }
-        options.queryKey = QueryKey(parts)
+        options.queryKey = QueryKey(parts.map { fixtureValue($0) ?? .null })
       case "queryFn":
         guard case .string(let fnName) = v else { throw fail(p, "expected a function name") }
         if fnName == "$skipToken" {
@@ -172,7 +170,7 @@ struct OptionsDecoder {
       case "structuralSharing":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.structuralSharing = b
-      case "meta": options.meta = v
+      case "meta": options.meta = fixtureValue(v)
       case "throwOnError":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.throwOnError = b
@@ -256,7 +254,7 @@ struct OptionsDecoder {
       switch name {
       case "queryKey":
         guard case .array(let parts) = v else { throw fail(p, "expected a query key (an array)") }
-        f.queryKey = QueryKey(parts)
+        f.queryKey = QueryKey(parts.map { fixtureValue($0) ?? .null })
       case "exact":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         f.exact = b

@@ -5,7 +5,7 @@ extension ScenarioSession {
   func check(_ a: ArgumentReader) throws {
     var messages: [String] = []
     func compare(_ what: String, _ expected: JSONValue?, _ actual: JSONValue?) {
-      let e = expected.flatMap { isUndefinedMarker($0) ? nil : $0 }
+      let e = fixtureValue(expected)
       if TraceValues.show(e) != TraceValues.show(actual) {
         messages.append("\(what): expected \(TraceValues.show(e)), got \(TraceValues.show(actual))")
       }
@@ -71,7 +71,7 @@ extension ScenarioSession {
         } else if let e = want["error"] {
           exp = "error \(TraceValues.show(e))"
         } else {
-          exp = "value \(TraceValues.show(want["value"].flatMap { isUndefinedMarker($0) ? nil : $0 }))"
+          exp = "value \(TraceValues.show(fixtureValue(want["value"])))"
         }
         if got != exp { messages.append("settled.\(handle): expected \(exp), got \(got)") }
       }
