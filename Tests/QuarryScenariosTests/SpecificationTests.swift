@@ -11,12 +11,23 @@ import Testing
     return url.appendingPathComponent("Specs").path
   }()
 
+  /// TanStack's recorded traces.
+  static let tracesDirectory: String = {
+    var url = URL(fileURLWithPath: specsDirectory)
+    url.deleteLastPathComponent()
+    return url.appendingPathComponent("Conformance/tanstack/traces").path
+  }()
+
   /// The fixture IDs under `Specs/`.
   static let fixtureIDs: [String] = ((try? FixtureFile.discover(in: specsDirectory)) ?? []).map(\.id)
 
-  @Test(.disabled("interpreter pending"), arguments: fixtureIDs)
+  /// Each scenario passes its checks and its trace equals TanStack's, replayed twice.
+  @Test(arguments: fixtureIDs)
   func replays(id: String) throws {
-    let report = try Runner(options: RunnerOptions(directory: Self.specsDirectory, filters: [id])).run()
+    let options = RunnerOptions(
+      directory: Self.specsDirectory, compareDirectory: Self.tracesDirectory,
+      deviationsFile: Self.tracesDirectory + "/../deviations.json", repeatCount: 2, filters: [id])
+    let report = try Runner(options: options).run()
     let result = try #require(report.results.first)
     #expect(result.status == .pass || result.status == .xfail, "\(result.lines.joined(separator: "\n"))")
   }
