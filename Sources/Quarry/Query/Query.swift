@@ -32,7 +32,8 @@ public final class Query: @unchecked Sendable {
     self.optionsStorage = options
     self.stateStorage = QueryState()
     self.initialState = QueryState()
-    setOptions(options)
+    // TanStack sets options before the query has a state, so no initial-data write happens here.
+    applyOptions(options)
     initialState = Query.defaultState(options, now: engine.now)
     stateStorage = state ?? initialState
     scheduleGc()
@@ -49,11 +50,16 @@ public final class Query: @unchecked Sendable {
   /// The observers, in subscription order.
   public var observers: [QueryObserver] { engine.lock.sync { observersStorage } }
 
-  func setOptions(_ options: QueryOptions?) {
+  private func applyOptions(_ options: QueryOptions?) {
     var merged = options ?? QueryOptions()
     if let defaultOptions { merged = merged.merged(over: defaultOptions) }
     optionsStorage = merged
     updateGcTime(merged.gcTime)
+  }
+
+  func setOptions(_ options: QueryOptions?) {
+    applyOptions(options)
+    let merged = optionsStorage
     if stateStorage.dataBox == nil {
       let defaultState = Query.defaultState(merged, now: engine.now)
       if let box = defaultState.dataBox {

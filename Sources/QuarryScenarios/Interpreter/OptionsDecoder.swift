@@ -130,7 +130,9 @@ struct OptionsDecoder {
         } else if let d = data(v) {
           options.initialData = .value(d)
         }
-      case "initialDataUpdatedAt": options.initialDataUpdatedAt = try number(v, p)
+      case "initialDataUpdatedAt":
+        // The function form is called once, when the query is created: its constant is the same.
+        options.initialDataUpdatedAt = try number(try constValue(v, p) ?? v, p)
       case "refetchOnMount", "refetchOnWindowFocus", "refetchOnReconnect":
         let option: RefetchOnOption
         if let c = try constValue(v, p) {
