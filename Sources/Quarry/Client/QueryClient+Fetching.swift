@@ -38,7 +38,7 @@ extension QueryClient {
   }
 
   package func prefetchQueryPromise(_ options: QueryOptions) -> Promise<Void> {
-    fetchQueryPromise(options).ignoringResult()
+    fetchQueryPromise(options).thenNoopCatchNoop()
   }
 
   package func ensureQueryDataPromise(_ options: QueryOptions, revalidateIfStale: Bool = false) -> Promise<any Sendable> {
@@ -78,8 +78,8 @@ extension QueryClient {
       let promises: [Promise<Void>] = queryCache.findAll(filters)
         .filter { !$0.isDisabled() && !$0.isStatic() }
         .map { query in
-          var promise = query.fetch(nil, fetchOptions).then { _ in () }
-          if fetchOptions.throwOnError != true { promise = promise.ignoringResult() }
+          let fetch = query.fetch(nil, fetchOptions)
+          let promise = fetchOptions.throwOnError == true ? fetch.then { _ in () } : fetch.ignoringResult()
           return query.stateStorage.fetchStatus == .paused ? Promise.resolved((), scheduler: engine.scheduler) : promise
         }
       return promiseAll(promises, scheduler: engine.scheduler).then { _ in () }
@@ -90,7 +90,7 @@ extension QueryClient {
     engine.lock.sync {
       let defaulted = CancelOptions(revert: options.revert ?? true, silent: options.silent)
       let promises = queryCache.findAll(filters).map { $0.cancel(defaulted) }
-      return promiseAll(promises, scheduler: engine.scheduler).ignoringResult()
+      return promiseAll(promises, scheduler: engine.scheduler).thenNoopCatchNoop()
     }
   }
 

@@ -129,7 +129,7 @@ public final class Query: @unchecked Sendable {
   func cancel(_ options: CancelOptions = CancelOptions()) -> Promise<Void> {
     let promise = retryer?.promise
     retryer?.cancel(options)
-    return promise.map { $0.ignoringResult() } ?? Promise.resolved((), scheduler: engine.scheduler)
+    return promise.map { $0.thenNoopCatchNoop() } ?? Promise.resolved((), scheduler: engine.scheduler)
   }
 
   func destroy() {

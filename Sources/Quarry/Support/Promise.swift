@@ -123,9 +123,15 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
     return next
   }
 
-  /// A promise that fulfills with `()` whatever happens (TanStack's `.then(noop).catch(noop)`).
+  /// A promise that fulfills with `()` whatever happens, one job later (JavaScript's
+  /// `.catch(noop)` on a `Promise<void>`, or `.then(noop, noop)`).
   package func ignoringResult() -> Promise<Void> {
     then({ _ in () }, { _ in () })
+  }
+
+  /// `.then(noop).catch(noop)`: the same, two jobs later, as TanStack chains it.
+  package func thenNoopCatchNoop() -> Promise<Void> {
+    then { _ in () }.ignoringResult()
   }
 
   /// Waits for the promise to settle.
