@@ -8,8 +8,7 @@ public final class FocusManager: @unchecked Sendable {
   // Safe: state is guarded by the owning client's engine lock.
   private let lock: EngineLock
   private var focused: Bool?
-  private var listeners: [UInt64: (Bool) -> Void] = [:]
-  private var nextListener: UInt64 = 0
+  private var listeners = ListenerRegistry<Bool>()
 
   init(lock: EngineLock) { self.lock = lock }
 
@@ -21,17 +20,14 @@ public final class FocusManager: @unchecked Sendable {
     lock.sync {
       guard focused != value else { return }
       focused = value
-      let now = focused ?? true
-      for key in listeners.keys.sorted() { listeners[key]?(now) }
+      listeners.notify(focused ?? true)
     }
   }
 
   func subscribe(_ listener: @escaping (Bool) -> Void) -> () -> Void {
     lock.sync {
-      nextListener += 1
-      let id = nextListener
-      listeners[id] = listener
-      return { [weak self] in self?.lock.sync { _ = self?.listeners.removeValue(forKey: id) } }
+      let id = listeners.add(listener)
+      return { [weak self] in self?.lock.sync { self?.listeners.remove(id) } }
     }
   }
 }
@@ -42,8 +38,7 @@ public final class OnlineManager: @unchecked Sendable {
   // Safe: state is guarded by the owning client's engine lock.
   private let lock: EngineLock
   private var online = true
-  private var listeners: [UInt64: (Bool) -> Void] = [:]
-  private var nextListener: UInt64 = 0
+  private var listeners = ListenerRegistry<Bool>()
 
   init(lock: EngineLock) { self.lock = lock }
 
@@ -55,16 +50,30 @@ public final class OnlineManager: @unchecked Sendable {
     lock.sync {
       guard online != value else { return }
       online = value
-      for key in listeners.keys.sorted() { listeners[key]?(value) }
+      listeners.notify(value)
     }
   }
 
   func subscribe(_ listener: @escaping (Bool) -> Void) -> () -> Void {
     lock.sync {
-      nextListener += 1
-      let id = nextListener
-      listeners[id] = listener
-      return { [weak self] in self?.lock.sync { _ = self?.listeners.removeValue(forKey: id) } }
+      let id = listeners.add(listener)
+      return { [weak self] in self?.lock.sync { self?.listeners.remove(id) } }
     }
   }
+}
+
+/// Listeners in subscription order (TanStack's `Subscribable`); used under the engine lock.
+struct ListenerRegistry<Value> {
+  private var entries: [(id: UInt64, body: (Value) -> Void)] = []
+  private var nextID: UInt64 = 0
+
+  mutating func add(_ body: @escaping (Value) -> Void) -> UInt64 {
+    nextID += 1
+    entries.append((nextID, body))
+    return nextID
+  }
+
+  mutating func remove(_ id: UInt64) { entries.removeAll { $0.id == id } }
+
+  func notify(_ value: Value) { for entry in entries { entry.body(value) } }
 }
