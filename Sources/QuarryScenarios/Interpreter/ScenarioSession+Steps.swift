@@ -106,7 +106,7 @@ extension ScenarioSession {
       let options = client.defaultQueryOptions(try decoder.queryOptions(a["options"], "\(p).options"))
       returned(TraceValues.result(entry.observer.getOptimisticResult(options)), handle: h)
     case "setFocused":
-      client.focusManager.setFocused(try a.bool("focused"))
+      client.focusManager.setFocused(isUndefinedMarker(a["focused"]) ? nil : try a.bool("focused"))
     case "setOnline":
       client.onlineManager.setOnline(try a.bool("online"))
     case "expect":

@@ -122,6 +122,9 @@ final class ScenarioSession: @unchecked Sendable {
       }
     }
     client = QueryClient(scheduler: scheduler, defaultOptions: defaults)
+    // The environment both runners replay in: explicitly focused and online.
+    client.focusManager.setFocused(true)
+    client.onlineManager.setOnline(true)
     client.mount()
     let unsubscribeCache = client.queryCache.subscribe { [unowned self] event in
       var ev: [String: JSONValue] = ["ev": "cache", "type": .string(event.type), "key": .string(event.query.queryHash)]
