@@ -212,6 +212,7 @@ function decodeData(v, jpath) {
 const RECIPE_PLACES = {
   const: null, // any option
   identity: ['select'],
+  countCalls: ['select'],
   pluck: ['select'],
   length: ['select'],
   throw: ['select'],
@@ -260,6 +261,11 @@ function decodeRecipe(v, jpath, place) {
     case 'identity':
       params([])
       return (d) => d
+    case 'countCalls': {
+      params([])
+      let calls = 0
+      return () => ++calls
+    }
     case 'pluck': {
       params(['key'])
       const key = need('key', (k) => typeof k === 'string' || isInt(k), 'a string or integer key')

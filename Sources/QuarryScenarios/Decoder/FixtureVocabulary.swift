@@ -45,7 +45,7 @@ public enum FixtureVocabulary {
 
   /// The `$fn` recipes and the parameter members each one takes.
   public static let recipeParameters: [String: [String]] = [
-    "const": ["value"], "identity": [], "pluck": ["key"], "length": [], "throw": ["message"],
+    "const": ["value"], "identity": [], "countCalls": [], "pluck": ["key"], "length": [], "throw": ["message"],
     "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"],
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [],

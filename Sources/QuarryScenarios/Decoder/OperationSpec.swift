@@ -133,7 +133,7 @@ struct OperationSpec: Sendable {
       "retry": .oneOf([.bool, .integer(min: 0), .literal("Infinity"), .recipes(["failureCountLessThan", "const"]), .undefined]),
       "retryDelay": .oneOf([.milliseconds, .recipes(["linear", "const"]), .undefined]),
       "enabled": .oneOf([.bool, .constRecipe, .undefined]),
-      "select": .oneOf([.recipes(["identity", "pluck", "length", "throw", "const"]), .undefined]),
+      "select": .oneOf([.recipes(["identity", "countCalls", "pluck", "length", "throw", "const"]), .undefined]),
       "placeholderData": .oneOf([.recipes(["previousData", "const"]), .data]),
       "initialData": .oneOf([.constRecipe, .data]),
       "initialDataUpdatedAt": .oneOf([.milliseconds, .constRecipe, .undefined]),

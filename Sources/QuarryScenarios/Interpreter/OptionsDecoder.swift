@@ -187,6 +187,9 @@ struct OptionsDecoder {
     guard let r = recipe(v) else { throw fail(p, "expected a select recipe") }
     switch r.name {
     case "identity": return SelectFunction { $0 }
+    case "countCalls":
+      let counter = CallCounter()
+      return SelectFunction { _ in JSONValue.number(Double(counter.next())) }
     case "pluck":
       guard let key = r.args["key"] else { throw fail(p, "expected a key") }
       return SelectFunction { data in
@@ -299,5 +302,15 @@ struct OptionsDecoder {
       }
     }
     return (r, c)
+  }
+}
+
+/// Counts the calls of one recipe function (a session runs on one thread).
+final class CallCounter: @unchecked Sendable {
+  // Safe: a scenario session runs every job on the thread that drives it.
+  private var calls = 0
+  func next() -> Int {
+    calls += 1
+    return calls
   }
 }
