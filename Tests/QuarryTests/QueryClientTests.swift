@@ -84,3 +84,35 @@ final class Log: @unchecked Sendable {
   func append(_ entry: String) { lock.sync { storage.append(entry) } }
   var entries: [String] { lock.sync { storage } }
 }
+
+@Suite struct QueryDefaultsTests {
+  @Test func keyDefaultsMergeInOrderUnderCallerOptions() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var base = QueryOptions()
+    base.gcTime = 1_000
+    base.retry = .count(1)
+    client.setQueryDefaults(["todos"], base)
+    var narrower = QueryOptions()
+    narrower.retry = .count(5)
+    client.setQueryDefaults(["todos", "done"], narrower)
+    var clientWide = QueryOptions()
+    clientWide.staleTime = .value(.milliseconds(9))
+    client.setDefaultOptions(DefaultOptions(queries: clientWide))
+
+    var mine = QueryOptions(queryKey: ["todos", "done", 1])
+    mine.gcTime = 5
+    let defaulted = client.defaultQueryOptions(mine)
+    #expect(defaulted.gcTime == 5)
+    #expect(defaulted.retry == .count(5))
+    #expect(defaulted.staleTime == .value(.milliseconds(9)))
+    #expect(defaulted.queryHash == #"["todos","done",1]"#)
+    #expect(client.getQueryDefaults(["other"]).retry == nil)
+  }
+
+  @Test func skipTokenDisablesTheQuery() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var options = QueryOptions(queryKey: ["x"])
+    options.queryFn = .skipToken
+    #expect(client.defaultQueryOptions(options).enabled == .value(false))
+  }
+}

@@ -146,6 +146,12 @@ public final class QueryClient: @unchecked Sendable {
     set { engine.lock.sync { defaultOptionsStorage = newValue } }
   }
 
+  /// Replaces the client-wide defaults (TanStack's `setDefaultOptions`).
+  public func setDefaultOptions(_ options: DefaultOptions) { defaultOptions = options }
+
+  /// The client-wide defaults (TanStack's `getDefaultOptions`).
+  public func getDefaultOptions() -> DefaultOptions { defaultOptions }
+
   /// Sets defaults for queries whose key starts with `queryKey`.
   public func setQueryDefaults(_ queryKey: QueryKey, _ options: QueryOptions) {
     engine.lock.sync {
