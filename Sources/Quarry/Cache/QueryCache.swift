@@ -25,7 +25,10 @@ public final class QueryCache: @unchecked Sendable {
   let engine: Engine
   let config: Config
   private var byHash: [String: Query] = [:]
-  private var ordered: [Query] = []
+  /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
+  /// so removal is O(1) like a JavaScript `Map`'s.
+  private var ordered: [Query?] = []
+  private var positions: [ObjectIdentifier: Int] = [:]
   private var listeners: [(id: UInt64, body: @Sendable (QueryCacheEvent) -> Void)] = []
   private var nextListener: UInt64 = 0
 
@@ -50,6 +53,7 @@ public final class QueryCache: @unchecked Sendable {
   func add(_ query: Query) {
     if byHash[query.queryHash] == nil {
       byHash[query.queryHash] = query
+      positions[ObjectIdentifier(query)] = ordered.count
       ordered.append(query)
       notify(.added(query))
     }
@@ -62,22 +66,31 @@ public final class QueryCache: @unchecked Sendable {
       query.destroy()
       if inMap === query {
         byHash[query.queryHash] = nil
-        if let i = ordered.firstIndex(where: { $0 === query }) { ordered.remove(at: i) }
+        if let i = positions.removeValue(forKey: ObjectIdentifier(query)) {
+          ordered[i] = nil
+          compactIfSparse()
+        }
       }
       notify(.removed(query))
     }
   }
 
+  private func compactIfSparse() {
+    guard ordered.count > 32, positions.count * 2 < ordered.count else { return }
+    ordered = ordered.filter { $0 != nil }
+    for (i, query) in ordered.enumerated() { positions[ObjectIdentifier(query!)] = i }
+  }
+
   /// Removes every query.
   public func clear() {
-    engine.lock.sync { for query in ordered { remove(query) } }
+    engine.lock.sync { for query in getAll() { remove(query) } }
   }
 
   /// The query with this hash.
   public func get(_ queryHash: String) -> Query? { engine.lock.sync { byHash[queryHash] } }
 
   /// Every query, in insertion order.
-  public func getAll() -> [Query] { engine.lock.sync { ordered } }
+  public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }
 
   /// The first query matching `filters`, matching keys exactly unless `exact` is `false`.
   public func find(_ filters: QueryFilters) -> Query? {
@@ -113,10 +126,10 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   func onFocus() {
-    engine.lock.sync { for query in ordered { query.onFocus() } }
+    engine.lock.sync { for query in getAll() { query.onFocus() } }
   }
 
   func onOnline() {
-    engine.lock.sync { for query in ordered { query.onOnline() } }
+    engine.lock.sync { for query in getAll() { query.onOnline() } }
   }
 }
