@@ -8,8 +8,21 @@ struct FetchOptions {
 
 /// Whether a value is a nil `Optional` in disguise: TanStack's `undefined` data.
 func isUndefined(_ value: any Sendable) -> Bool {
-  let mirror = Mirror(reflecting: value)
-  return mirror.displayStyle == .optional && mirror.children.isEmpty
+  guard let optional = value as? any OptionalValue else { return false }
+  return optional.isNone
+}
+
+/// Lets `isUndefined` see through an `Optional` boxed as `any Sendable` without reflection.
+protocol OptionalValue {
+  var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+  var isNone: Bool {
+    guard case .some(let wrapped) = self else { return true }
+    // A nested optional (`Int??`) is undefined when its inner value is.
+    return (wrapped as? any OptionalValue)?.isNone ?? false
+  }
 }
 
 extension Query {
