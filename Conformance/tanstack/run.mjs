@@ -1082,6 +1082,12 @@ function setUpGlobals(lib) {
 }
 
 let activeRun
+// A reader that closes early (`| head`) ends the output, not the run with a stack trace.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+  throw e
+})
+
 process.on('unhandledRejection', (reason) => {
   const m = `unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`
   if (activeRun) activeRun.unexpected ??= m
