@@ -29,8 +29,7 @@ public final class QueryCache: @unchecked Sendable {
   /// so removal is O(1) like a JavaScript `Map`'s.
   private var ordered: [Query?] = []
   private var positions: [ObjectIdentifier: Int] = [:]
-  private var listeners: [(id: UInt64, body: @Sendable (QueryCacheEvent) -> Void)] = []
-  private var nextListener: UInt64 = 0
+  private var listeners = ListenerRegistry<QueryCacheEvent>()
 
   init(engine: Engine, config: Config) {
     self.engine = engine
@@ -108,12 +107,10 @@ public final class QueryCache: @unchecked Sendable {
   /// Calls `listener` for every event until the returned function is called.
   public func subscribe(_ listener: @escaping @Sendable (QueryCacheEvent) -> Void) -> @Sendable () -> Void {
     engine.lock.sync {
-      nextListener += 1
-      let id = nextListener
-      listeners.append((id, listener))
+      let id = listeners.add(listener)
       return { [weak self] in
         guard let self else { return }
-        self.engine.lock.sync { self.listeners.removeAll { $0.id == id } }
+        self.engine.lock.sync { self.listeners.remove(id) }
       }
     }
   }
@@ -121,7 +118,7 @@ public final class QueryCache: @unchecked Sendable {
   /// Sends `event` to every listener, synchronously.
   func notify(_ event: QueryCacheEvent) {
     engine.lock.sync {
-      for listener in listeners { listener.body(event) }
+      listeners.notify(event)
     }
   }
 

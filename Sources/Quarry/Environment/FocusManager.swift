@@ -61,19 +61,3 @@ public final class OnlineManager: @unchecked Sendable {
     }
   }
 }
-
-/// Listeners in subscription order (TanStack's `Subscribable`); used under the engine lock.
-struct ListenerRegistry<Value> {
-  private var entries: [(id: UInt64, body: (Value) -> Void)] = []
-  private var nextID: UInt64 = 0
-
-  mutating func add(_ body: @escaping (Value) -> Void) -> UInt64 {
-    nextID += 1
-    entries.append((nextID, body))
-    return nextID
-  }
-
-  mutating func remove(_ id: UInt64) { entries.removeAll { $0.id == id } }
-
-  func notify(_ value: Value) { for entry in entries { entry.body(value) } }
-}

@@ -25,8 +25,7 @@ public final class QueryObserver: @unchecked Sendable {
   var refetchInterval: TimerID?
   var currentRefetchInterval: Double?
   var trackedProps = Set<String>()
-  var listeners: [(id: UInt64, body: @Sendable (QueryObserverResult) -> Void)] = []
-  var nextListener: UInt64 = 0
+  var listeners = ListenerRegistry<QueryObserverResult>()
 
   /// Creates an observer; it does nothing until subscribed.
   public init(client: QueryClient, options: QueryOptions) {
@@ -52,16 +51,12 @@ public final class QueryObserver: @unchecked Sendable {
   /// first subscriber mounts the observer (fetching if needed).
   public func subscribe(_ listener: @escaping @Sendable (QueryObserverResult) -> Void) -> @Sendable () -> Void {
     engine.lock.sync {
-      nextListener += 1
-      let id = nextListener
-      listeners.append((id, listener))
+      let id = listeners.add(listener)
       onSubscribe()
       return { [weak self] in
         guard let self else { return }
         self.engine.lock.sync {
-          guard let i = self.listeners.firstIndex(where: { $0.id == id }) else { return }
-          self.listeners.remove(at: i)
-          self.onUnsubscribe()
+          if self.listeners.remove(id) { self.onUnsubscribe() }
         }
       }
     }
@@ -97,7 +92,7 @@ public final class QueryObserver: @unchecked Sendable {
   /// Stops the observer: drops listeners and timers and leaves the query.
   public func destroy() {
     engine.lock.sync {
-      listeners = []
+      listeners.removeAll()
       clearStaleTimeout()
       clearRefetchInterval()
       currentQuery.removeObserver(self)
@@ -370,7 +365,7 @@ public final class QueryObserver: @unchecked Sendable {
 
   private func notify(listeners notifyListeners: Bool) {
     if notifyListeners, let result = currentResultStorage {
-      for listener in listeners { listener.body(result) }
+      listeners.notify(result)
     }
     client.queryCache.notify(.observerResultsUpdated(currentQuery))
   }
