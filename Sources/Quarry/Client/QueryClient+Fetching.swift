@@ -60,14 +60,9 @@ extension QueryClient {
         return Promise.resolved((), scheduler: engine.scheduler)
       }
       var refetch = filters.filters
-      let type: QueryFilters.QueryTypeFilter
-      switch filters.refetchType {
-      case .active?: type = .active
-      case .inactive?: type = .inactive
-      case .all?: type = .all
-      case .none?, nil: type = filters.filters.type ?? .active
-      }
-      refetch.type = type
+      // `none` returned above, so every other refetch type names a query type filter.
+      refetch.type = filters.refetchType.flatMap { QueryFilters.QueryTypeFilter(rawValue: $0.rawValue) }
+        ?? filters.filters.type ?? .active
       return refetchQueriesPromise(refetch, options)
     }
   }

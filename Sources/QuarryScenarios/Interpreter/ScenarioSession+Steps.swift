@@ -15,6 +15,11 @@ extension ScenarioSession {
     observers[name]!.unsubscribe = unsubscribe
   }
 
+  /// `[[key, data], ...]`, with undefined data written as `null` as `JSON.stringify` does.
+  func keyDataPairs(_ pairs: [(queryKey: QueryKey, data: (any Sendable)?)]) -> JSONValue {
+    .array(pairs.map { .array([$0.queryKey.jsonValue, TraceValues.json($0.data) ?? .null]) })
+  }
+
   func perform(_ step: Step) throws {
     let a = try ArgumentReader(step.arguments, file: scenario.file, path: step.path)
     let p = step.path
@@ -39,27 +44,22 @@ extension ScenarioSession {
       returned(json(client.setQueryData(try a.queryKey(), updatedAt: updatedAt, updater)), handle: h)
     case "getQueriesData":
       let f = try decoder.filters(a["filters"], "\(p).filters")
-      returned(.array(client.getQueriesData(f.filters).map { .array([$0.queryKey.jsonValue, json($0.data) ?? .null]) }), handle: h)
+      returned(keyDataPairs(client.getQueriesData(f.filters)), handle: h)
     case "setQueriesData":
       let f = try decoder.filters(a["filters"], "\(p).filters")
       let updater = try decoder.updater(data: a["data"], updater: a["updater"], p)
-      returned(.array(client.setQueriesData(f.filters, updater).map { .array([$0.queryKey.jsonValue, json($0.data) ?? .null]) }), handle: h)
-    case "invalidateQueries":
+      returned(keyDataPairs(client.setQueriesData(f.filters, updater)), handle: h)
+    case "invalidateQueries", "refetchQueries", "cancelQueries", "resetQueries":
       let f = try decoder.filters(a["filters"], "\(p).filters")
       let o = try decoder.callOptions(a["options"], "\(p).options")
-      track(client.invalidateQueriesPromise(f, o.refetch), handle: h) { _ in nil }
-    case "refetchQueries":
-      let f = try decoder.filters(a["filters"], "\(p).filters")
-      let o = try decoder.callOptions(a["options"], "\(p).options")
-      track(client.refetchQueriesPromise(f.filters, o.refetch), handle: h) { _ in nil }
-    case "cancelQueries":
-      let f = try decoder.filters(a["filters"], "\(p).filters")
-      let o = try decoder.callOptions(a["options"], "\(p).options")
-      track(client.cancelQueriesPromise(f.filters, o.cancel), handle: h) { _ in nil }
-    case "resetQueries":
-      let f = try decoder.filters(a["filters"], "\(p).filters")
-      let o = try decoder.callOptions(a["options"], "\(p).options")
-      track(client.resetQueriesPromise(f.filters, o.refetch), handle: h) { _ in nil }
+      let promise: Promise<Void>
+      switch step.operation {
+      case "invalidateQueries": promise = client.invalidateQueriesPromise(f, o.refetch)
+      case "refetchQueries": promise = client.refetchQueriesPromise(f.filters, o.refetch)
+      case "cancelQueries": promise = client.cancelQueriesPromise(f.filters, o.cancel)
+      default: promise = client.resetQueriesPromise(f.filters, o.refetch)
+      }
+      track(promise, handle: h) { _ in nil }
     case "removeQueries":
       client.removeQueries(try decoder.filters(a["filters"], "\(p).filters").filters)
     case "isFetching":
