@@ -33,8 +33,6 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   private var jobHead = 0
   private var nextID: UInt64 = 0
   private var inTimerPhase = false
-  /// How many timers have fired, to stop runaway timer loops.
-  public private(set) var firedTimers = 0
 
   /// Creates a scheduler whose clock reads `start` milliseconds.
   public init(start: Double = 0) { self.current = start }
@@ -153,7 +151,6 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
         timers.remove(at: b)
       }
       if timer.due > current { current = timer.due }
-      firedTimers += 1
       return timer
     }
   }

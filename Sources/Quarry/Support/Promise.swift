@@ -26,26 +26,6 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
     return p
   }
 
-  static func rejected(_ error: any Error, scheduler: any QueryScheduler) -> Promise<T> {
-    let p = Promise(scheduler: scheduler)
-    p.reject(error)
-    return p
-  }
-
-  /// Whether the promise has not settled.
-  package var isPending: Bool { lock.withLock { if case .pending = state { return true } else { return false } } }
-
-  /// The settled result, if any.
-  package var result: Result<T, any Error>? {
-    lock.withLock {
-      switch state {
-      case .pending: return nil
-      case .fulfilled(let v): return .success(v)
-      case .rejected(let e): return .failure(e)
-      }
-    }
-  }
-
   func resolve(_ value: T) { settle(.success(value)) }
   func reject(_ error: any Error) { settle(.failure(error)) }
 
