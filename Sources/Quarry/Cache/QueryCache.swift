@@ -58,8 +58,9 @@ public final class QueryCache: @unchecked Sendable {
     }
   }
 
-  /// Removes `query`, cancelling its fetch.
+  /// Removes `query`, cancelling its fetch. A query of another client's cache is left alone.
   public func remove(_ query: Query) {
+    guard query.engine === engine else { return }
     engine.lock.sync {
       guard let inMap = byHash[query.queryHash] else { return }
       query.destroy()
@@ -118,7 +119,7 @@ public final class QueryCache: @unchecked Sendable {
   /// Sends `event` to every listener, synchronously.
   func notify(_ event: QueryCacheEvent) {
     engine.lock.sync {
-      listeners.notify(event)
+      listeners.notify(event, via: engine.lock)
     }
   }
 

@@ -34,7 +34,7 @@ public final class QueryClient: @unchecked Sendable {
   }
 
   /// The client's scheduler.
-  public var scheduler: any QueryScheduler { engine.scheduler }
+  public var scheduler: any QueryScheduler { engine.scheduler.base }
   /// The client's focus manager.
   public var focusManager: FocusManager { engine.focusManager }
   /// The client's online manager.

@@ -2,14 +2,15 @@
 final class Engine: @unchecked Sendable {
   // Safe: all members are immutable references to thread-safe objects.
   let lock = EngineLock()
-  let scheduler: any QueryScheduler
+  /// The client's scheduler, recording what a transaction creates (``TransactionalScheduler``).
+  let scheduler: TransactionalScheduler
   let focusManager: FocusManager
   let onlineManager: OnlineManager
   /// Quarry runs in apps, never on a server: TanStack's `isServer` is false.
   let isServer = false
 
   init(scheduler: any QueryScheduler) {
-    self.scheduler = scheduler
+    self.scheduler = TransactionalScheduler(base: scheduler, lock: lock)
     self.focusManager = FocusManager(lock: lock)
     self.onlineManager = OnlineManager(lock: lock)
   }

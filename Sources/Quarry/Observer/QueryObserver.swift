@@ -365,7 +365,7 @@ public final class QueryObserver: @unchecked Sendable {
 
   private func notify(listeners notifyListeners: Bool) {
     if notifyListeners, let result = currentResultStorage {
-      listeners.notify(result)
+      listeners.notify(result, via: engine.lock)
     }
     client.queryCache.notify(.observerResultsUpdated(currentQuery))
   }

@@ -66,7 +66,7 @@ extension Query {
           reverted.fetchStatus = .idle
           setState(reverted)
         }
-        signal.abort()
+        signal.abort(via: engine.lock)
       },
       onFail: { [self] count, error in dispatch(.failed(failureCount: count, error: error)) },
       onPause: { [self] in dispatch(.pause) },
@@ -96,8 +96,13 @@ extension Query {
         failure = QuarryError.undefinedData(queryHash: queryHash)
       } else {
         setData(data, manual: false)
-        cache.config.onSuccess?(data, self)
-        cache.config.onSettled?(data, stateStorage.error, self)
+        if let config = cache?.config {
+          let error = stateStorage.error
+          engine.lock.record(.listener) {
+            config.onSuccess?(data, self)
+            config.onSettled?(data, error, self)
+          }
+        }
         result.resolve(data)
         return
       }
@@ -122,8 +127,13 @@ extension Query {
       }
     }
     dispatch(.error(failure))
-    cache.config.onError?(failure, self)
-    cache.config.onSettled?(stateStorage.data, failure, self)
+    if let config = cache?.config {
+      let data = stateStorage.data
+      engine.lock.record(.listener) {
+        config.onError?(failure, self)
+        config.onSettled?(data, failure, self)
+      }
+    }
     result.reject(failure)
   }
 
@@ -136,12 +146,19 @@ extension Query {
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }
-    Task.immediate(executorPreference: engine.scheduler.taskExecutor) {
-      do {
-        promise.resolve(try await fn.call(context))
-      } catch {
-        promise.reject(error)
+    let executor = engine.scheduler.taskExecutor
+    let signal = context.abortSignal
+    // Started after the transaction: the function's synchronous prefix never runs under the lock.
+    engine.lock.record(.plumbing) {
+      let task = Task.immediate(executorPreference: executor) {
+        do {
+          promise.resolve(try await fn.call(context))
+        } catch {
+          promise.reject(error)
+        }
       }
+      // When TanStack would abort the signal, the Swift task is cancelled too.
+      signal.onAbort { task.cancel() }
     }
     return promise
   }

@@ -9,7 +9,9 @@ public final class Query: @unchecked Sendable {
   /// The key's hash.
   public let queryHash: String
   let engine: Engine
-  unowned let cache: QueryCache
+  /// The cache that built the query. Weak: a fetch may settle after its client (and so its
+  /// cache) is gone, and then has nobody to tell.
+  weak var cache: QueryCache?
   var optionsStorage: QueryOptions
   var stateStorage: QueryState
   var initialState: QueryState
@@ -110,7 +112,7 @@ public final class Query: @unchecked Sendable {
 
   func optionalRemove() {
     if observersStorage.isEmpty && stateStorage.fetchStatus == .idle {
-      cache.remove(self)
+      cache?.remove(self)
     }
   }
 
@@ -198,7 +200,7 @@ public final class Query: @unchecked Sendable {
     if !observersStorage.contains(where: { $0 === observer }) {
       observersStorage.append(observer)
       clearGcTimeout()
-      cache.notify(.observerAdded(self, observer))
+      cache?.notify(.observerAdded(self, observer))
     }
   }
 
@@ -215,7 +217,7 @@ public final class Query: @unchecked Sendable {
       }
       scheduleGc()
     }
-    cache.notify(.observerRemoved(self, observer))
+    cache?.notify(.observerRemoved(self, observer))
   }
 
   private func isInitialPausedFetch() -> Bool {
@@ -270,7 +272,7 @@ public final class Query: @unchecked Sendable {
     }
     stateStorage = state
     for observer in observersStorage { observer.onQueryUpdate() }
-    cache.notify(.updated(self, action))
+    cache?.notify(.updated(self, action))
   }
 
   /// TanStack's `fetchState`: the state a fetch starts from.

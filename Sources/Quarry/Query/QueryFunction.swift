@@ -22,14 +22,16 @@ public final class AbortSignal: @unchecked Sendable {
     if now { handler() }
   }
 
-  func abort() {
+  /// Marks the signal aborted at once; its handlers run after the engine transaction.
+  func abort(via engineLock: EngineLock) {
     let list: [@Sendable () -> Void] = lock.withLock {
       guard !aborted else { return [] }
       aborted = true
       defer { handlers = [] }
       return handlers
     }
-    list.forEach { $0() }
+    if list.isEmpty { return }
+    engineLock.record(.plumbing) { list.forEach { $0() } }
   }
 }
 
@@ -41,7 +43,7 @@ public struct QueryFunctionContext: Sendable {
   public let meta: JSONValue?
   /// The page parameter, for infinite queries.
   public let pageParam: JSONValue?
-  private let abortSignal: AbortSignal
+  let abortSignal: AbortSignal
   private let onSignalRead: @Sendable () -> Void
 
   init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {

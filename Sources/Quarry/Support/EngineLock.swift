@@ -1,17 +1,126 @@
 import Foundation
+import Synchronization
 
-/// The one recursive lock that guards all of a client's engine state.
+/// The one recursive lock that guards all of a client's engine state, used as a transaction:
+/// code inside records what it would do outside the engine (call a listener, start a query
+/// function, enqueue a job, create a timer) and the outermost level performs those effects,
+/// in the order recorded, after unlocking.
 ///
-/// Recursive, so listeners called while it is held can call back into the client, as they can
-/// in TanStack's single-threaded world.
+/// That is how the engine keeps TanStack's synchronous order while never running user code
+/// other than value callbacks (`select`, option functions, updaters) under the lock; see
+/// ARCHITECTURE.md, "Threading".
+///
+/// Effects from all threads go through one FIFO that one thread drains at a time, in commit
+/// order. A thread that commits while another drains appends and returns without waiting, so a
+/// listener that waits for another thread touching the client cannot deadlock it; effects that
+/// a listener's own client calls cause go to the back of the FIFO.
 final class EngineLock: @unchecked Sendable {
-  // Safe: NSRecursiveLock is thread-safe; this only wraps it.
+  // Safe: `depth` and `outbox` are only touched by the thread holding `lock`; `fifo` and
+  // `isDraining` are guarded by `fifoLock`; `owner` is atomic.
   private let lock = NSRecursiveLock()
+  private var depth = 0
+  private var outbox: [Effect] = []
+  private let owner = Atomic<UInt>(0)
+  private let fifoLock = NSLock()
+  private var fifo: [() -> Void] = []
+  private var fifoHead = 0
+  private var isDraining = false
 
+  /// Runs `body` under the lock; the outermost call then performs the recorded effects.
   @inline(__always)
   func sync<T>(_ body: () throws -> T) rethrows -> T {
     lock.lock()
-    defer { lock.unlock() }
+    if depth == 0 { owner.store(currentThreadID(), ordering: .relaxed) }
+    depth += 1
+    defer { exit() }
     return try body()
   }
+
+  @inline(__always)
+  private func exit() {
+    depth -= 1
+    guard depth == 0 else {
+      lock.unlock()
+      return
+    }
+    owner.store(0, ordering: .relaxed)
+    if outbox.isEmpty {
+      lock.unlock()
+      return
+    }
+    let effects = outbox
+    outbox = []
+    lock.unlock()
+    perform(effects)
+  }
+
+  /// Whether the calling thread is inside a transaction of this lock.
+  var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == currentThreadID() }
+
+  /// Records `effect` to run after the outermost `sync` returns; outside a transaction it runs
+  /// at once. Listener effects keep commit order across threads (see the type's comment);
+  /// plumbing (jobs, timers, query-function starts) runs on the committing thread.
+  func record(_ kind: EffectKind, _ effect: @escaping () -> Void) {
+    if isHeldByCurrentThread {
+      outbox.append(Effect(kind: kind, run: effect))
+    } else {
+      perform([Effect(kind: kind, run: effect)])
+    }
+  }
+
+  /// Performs `effects` in order if no thread is delivering listener effects; otherwise runs
+  /// the plumbing now and queues the listener calls behind the ones being delivered.
+  private func perform(_ effects: [Effect]) {
+    let isDeliverer: Bool = fifoLock.withLock {
+      if isDraining {
+        for effect in effects where effect.kind == .listener { fifo.append(effect.run) }
+        return false
+      }
+      isDraining = true
+      return true
+    }
+    guard isDeliverer else {
+      for effect in effects where effect.kind == .plumbing { effect.run() }
+      return
+    }
+    for effect in effects { effect.run() }
+    while true {
+      let next: (() -> Void)? = fifoLock.withLock {
+        guard fifoHead < fifo.count else {
+          fifo.removeAll(keepingCapacity: true)
+          fifoHead = 0
+          isDraining = false
+          return nil
+        }
+        let effect = fifo[fifoHead]
+        fifoHead += 1
+        return effect
+      }
+      guard let next else { return }
+      next()
+    }
+  }
+
+  /// What kind of work an effect is.
+  enum EffectKind: Equatable {
+    /// A call of user code whose order across threads matters: a listener or cache callback.
+    case listener
+    /// Engine plumbing: enqueue a job, create a timer, start a query function.
+    case plumbing
+  }
+
+  private struct Effect {
+    let kind: EffectKind
+    let run: () -> Void
+  }
+}
+
+/// A number identifying the calling thread, never 0.
+@inline(__always)
+private func currentThreadID() -> UInt {
+  #if canImport(Darwin)
+    return UInt(bitPattern: pthread_self())
+  #else
+    return UInt(pthread_self())
+  #endif
 }

@@ -1,7 +1,13 @@
+import Synchronization
+
 /// Listeners in subscription order with ids to remove them by (TanStack's `Subscribable`);
-/// used under the engine lock. Notifying iterates a snapshot, so a listener may unsubscribe.
+/// used under the engine lock.
+///
+/// `notify(_:via:)` records one effect per listener, so listeners run after the engine lock is
+/// released, in order; a listener removed before its call runs is not called (nothing arrives
+/// after an unsubscribe returns).
 struct ListenerRegistry<Value> {
-  private var entries: [(id: UInt64, body: (Value) -> Void)] = []
+  private var entries: [Listener] = []
   private var nextID: UInt64 = 0
 
   var isEmpty: Bool { entries.isEmpty }
@@ -9,7 +15,7 @@ struct ListenerRegistry<Value> {
 
   mutating func add(_ body: @escaping (Value) -> Void) -> UInt64 {
     nextID += 1
-    entries.append((nextID, body))
+    entries.append(Listener(id: nextID, body: body))
     return nextID
   }
 
@@ -17,11 +23,35 @@ struct ListenerRegistry<Value> {
   @discardableResult
   mutating func remove(_ id: UInt64) -> Bool {
     guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
+    entries[i].isActive.store(false, ordering: .relaxed)
     entries.remove(at: i)
     return true
   }
 
-  mutating func removeAll() { entries.removeAll() }
+  mutating func removeAll() {
+    for entry in entries { entry.isActive.store(false, ordering: .relaxed) }
+    entries.removeAll()
+  }
 
+  /// Calls every listener now (engine-internal listeners only).
   func notify(_ value: Value) { for entry in entries { entry.body(value) } }
+
+  /// Records a call of every listener with `value`, performed after the lock is released.
+  func notify(_ value: Value, via lock: EngineLock) {
+    for entry in entries {
+      lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(value) } }
+    }
+  }
+
+  /// One subscription.
+  final class Listener: @unchecked Sendable {
+    // Safe: `id` and `body` are immutable; `isActive` is atomic.
+    let id: UInt64
+    let body: (Value) -> Void
+    let isActive = Atomic<Bool>(true)
+    init(id: UInt64, body: @escaping (Value) -> Void) {
+      self.id = id
+      self.body = body
+    }
+  }
 }
