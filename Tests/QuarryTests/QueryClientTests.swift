@@ -12,10 +12,10 @@ import Testing
     #expect(try client.getQueryData(["missing"], as: Int.self) == nil)
   }
 
-  @Test func anUpdaterReturningNilChangesNothing() {
+  @Test func anUpdaterReturningNilChangesNothing() throws {
     let client = QueryClient(scheduler: VirtualScheduler())
     client.setQueryData(["n"], value: 1)
-    let result: Int? = client.setQueryData(["n"]) { (_: Int?) in nil }
+    let result: Int? = try client.setQueryData(["n"]) { (_: Int?) in nil }
     #expect(result == nil)
     #expect(client.getQueryState(["n"])?.dataUpdateCount == 1)
   }

@@ -12,7 +12,7 @@ public struct DefaultOptions: Sendable {
 /// ```swift
 /// let client = QueryClient()
 /// let todos = try await client.fetchQuery(["todos"], as: [Todo].self) { _ in try await api.todos() }
-/// client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
+/// try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 /// ```
 public final class QueryClient: @unchecked Sendable {
   // Safe: mutable members are guarded by the engine lock.
@@ -99,7 +99,11 @@ public final class QueryClient: @unchecked Sendable {
     queryCache.findAll(filters).map { ($0.queryKey, $0.state.data) }
   }
 
-  /// Writes data computed from the old data; an updater returning `nil` changes nothing.
+  /// Writes data computed from the old data; an updater returning `nil` changes nothing
+  /// (TanStack's `setQueryData` with an updater function).
+  ///
+  /// The updater runs under the engine lock: keep it quick, and do not wait in it for another
+  /// thread that uses this client.
   @discardableResult
   public func setQueryData(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: ((any Sendable)?) -> (any Sendable)?) -> (any Sendable)? {
     engine.lock.sync {
@@ -110,16 +114,31 @@ public final class QueryClient: @unchecked Sendable {
     }
   }
 
-  /// Writes `data` as `queryKey`'s data.
+  /// Writes `value` as `queryKey`'s data (TanStack's `setQueryData` with a value).
+  ///
+  /// ```swift
+  /// client.setQueryData(["user", 1], value: "Ada")
+  /// ```
   @discardableResult
-  public func setQueryData<T: Sendable>(_ queryKey: QueryKey, value data: T, updatedAt: Double? = nil) -> (any Sendable)? {
-    setQueryData(queryKey, updatedAt: updatedAt) { _ in data }
+  public func setQueryData(_ queryKey: QueryKey, value: any Sendable, updatedAt: Double? = nil) -> (any Sendable)? {
+    setQueryData(queryKey, updatedAt: updatedAt) { _ in value }
   }
 
-  /// Typed updater form: reads the old data as `T` (nil if absent or of another type).
+  /// Writes data computed from the old data read as `T`; an updater returning `nil` changes
+  /// nothing. Data of another type is never overwritten: the call throws
+  /// ``QuarryError/typeMismatch(key:expected:actual:)`` and leaves it as it is.
+  ///
+  /// ```swift
+  /// try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
+  /// ```
   @discardableResult
-  public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, updater: (T?) -> T?) -> T? {
-    setQueryData(queryKey, updatedAt: updatedAt) { old in updater(old as? T) } as? T
+  public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: (T?) throws -> T?) throws -> T? {
+    try engine.lock.sync {
+      let hash = defaultQueryOptions(QueryOptions(queryKey: queryKey)).queryHash!
+      let old = try queryCache.get(hash)?.stateStorage.data(as: T.self, key: hash)
+      guard let new = try updater(old) else { return nil }
+      return setQueryData(queryKey, updatedAt: updatedAt) { _ in new } as? T
+    }
   }
 
   /// Runs `setQueryData` on every matching query.
@@ -183,6 +202,7 @@ public final class QueryClient: @unchecked Sendable {
     let keyDefaults = options.queryKey.map(getQueryDefaults) ?? QueryOptions()
     var d = options.merged(over: keyDefaults.merged(over: defaultOptions.queries))
     d.defaulted = true
+    d.identity = OptionsIdentity()
     if d.queryHash == nil { d.queryHash = (d.queryKey ?? []).queryHash }
     if d.refetchOnReconnect == nil { d.refetchOnReconnect = d.networkMode != .always ? .ifStale : .never }
     if d.throwOnError == nil { d.throwOnError = false }

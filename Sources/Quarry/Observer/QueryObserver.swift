@@ -41,8 +41,10 @@ public final class QueryObserver: @unchecked Sendable {
   /// The query the observer watches.
   public func getCurrentQuery() -> Query { engine.lock.sync { currentQuery } }
 
-  /// The latest result.
-  public func getCurrentResult() -> QueryObserverResult { engine.lock.sync { currentResultStorage! } }
+  /// The latest result (computed from the current query if the observer has none yet).
+  public func getCurrentResult() -> QueryObserverResult {
+    engine.lock.sync { currentResultStorage ?? createResult(currentQuery, optionsStorage) }
+  }
 
   /// Whether anyone listens.
   public var hasListeners: Bool { engine.lock.sync { !listeners.isEmpty } }
@@ -161,7 +163,7 @@ public final class QueryObserver: @unchecked Sendable {
         .then { [self] _ in
           engine.lock.sync {
             updateResult()
-            return currentResultStorage!
+            return currentResultStorage ?? createResult(currentQuery, optionsStorage)
           }
         }
     }

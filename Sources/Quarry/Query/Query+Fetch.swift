@@ -108,7 +108,10 @@ extension Query {
       }
     case .failure(let error):
       failure = error
-      if let cancelled = error as? CancelledError {
+      // Only the engine's own cancellations are special: a `CancelledError` that the query
+      // function throws is an ordinary failure. (TanStack treats a thrown one with `silent` or
+      // `revert` like its own and leaves the query pending and fetching forever.)
+      if let cancelled = error as? CancelledError, retryer.isCancelled {
         if cancelled.silent {
           if let current = self.retryer {
             result.follow(current.promise)

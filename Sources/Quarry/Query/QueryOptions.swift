@@ -57,6 +57,9 @@ public struct QueryOptions: Sendable {
   public var throwOnError: Bool?
 
   var defaulted = false
+  /// Stands for the JavaScript object identity of defaulted options: `setOptions` with the very
+  /// options an observer already holds is no change (`shallowEqualObjects` sees one object).
+  var identity: OptionsIdentity?
 
   /// Creates options, all unset but the key.
   public init(queryKey: QueryKey? = nil) { self.queryKey = queryKey }
@@ -88,6 +91,7 @@ public struct QueryOptions: Sendable {
     r.retryOnMount = retryOnMount ?? base.retryOnMount
     r.throwOnError = throwOnError ?? base.throwOnError
     r.defaulted = defaulted || base.defaulted
+    r.identity = nil
     return r
   }
 
@@ -95,7 +99,8 @@ public struct QueryOptions: Sendable {
   /// and arrays and objects (the key, `meta`) never equal, as every options value a caller passes
   /// carries fresh ones in JavaScript.
   func isShallowEqual(to o: QueryOptions) -> Bool {
-    (queryKey == nil && o.queryKey == nil) && queryHash == o.queryHash && QueryFnOption.identical(queryFn, o.queryFn)
+    if let identity, identity === o.identity { return true }
+    return (queryKey == nil && o.queryKey == nil) && queryHash == o.queryHash && QueryFnOption.identical(queryFn, o.queryFn)
       && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
       && networkMode == o.networkMode && enabled == o.enabled && select === o.select
       && placeholderData == o.placeholderData && initialData == o.initialData
@@ -289,3 +294,6 @@ func identityEqual(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
   default: return a == b
   }
 }
+
+/// The identity of one defaulted options value (see ``QueryOptions``' `identity`).
+final class OptionsIdentity: Sendable {}

@@ -21,6 +21,9 @@ final class Retryer: @unchecked Sendable {
   let config: Config
   let promise: Promise<any Sendable>
   private(set) var status: Status = .pending
+  /// Whether the engine cancelled this retryer (as opposed to the function throwing a
+  /// `CancelledError` of its own).
+  private(set) var isCancelled = false
   private var isRetryCancelled = false
   private var failureCount = 0
   private var continueFn: (() -> Void)?
@@ -35,6 +38,7 @@ final class Retryer: @unchecked Sendable {
 
   func cancel(_ options: CancelOptions = CancelOptions()) {
     if !isResolved {
+      isCancelled = true
       let error = CancelledError(revert: options.revert ?? false, silent: options.silent ?? false)
       reject(error)
       config.onCancel?(error)

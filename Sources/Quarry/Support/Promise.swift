@@ -114,11 +114,18 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
     then { _ in () }.ignoringResult()
   }
 
-  /// Waits for the promise to settle.
+  /// Waits for the promise to settle. Cancelling the waiting task throws `CancellationError`
+  /// at once; the promise itself (a fetch other callers may share) goes on.
   package var value: T {
     get async throws {
-      try await withCheckedThrowingContinuation { continuation in
-        whenSettled { continuation.resume(with: $0) }
+      let waiter = PromiseWaiter<T>()
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          waiter.install(continuation)
+          whenSettled { waiter.resume(with: $0) }
+        }
+      } onCancel: {
+        waiter.resume(with: .failure(CancellationError()))
       }
     }
   }
@@ -156,4 +163,37 @@ private final class PromiseAllBox<T: Sendable>: @unchecked Sendable {
   var values: [T?]
   var remaining: Int
   init(count: Int) { values = Array(repeating: nil, count: count); remaining = count }
+}
+
+/// Resumes one continuation exactly once: with the promise's outcome or with the waiting
+/// task's cancellation, whichever comes first.
+private final class PromiseWaiter<T: Sendable>: @unchecked Sendable {
+  // Safe: `continuation` and `early` are guarded by `lock`.
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<T, any Error>?
+  private var early: Result<T, any Error>?
+  private var isDone = false
+
+  func install(_ continuation: CheckedContinuation<T, any Error>) {
+    let early: Result<T, any Error>? = lock.withLock {
+      if let early = self.early { return early }
+      self.continuation = continuation
+      return nil
+    }
+    if let early { continuation.resume(with: early) }
+  }
+
+  func resume(with result: Result<T, any Error>) {
+    let continuation: CheckedContinuation<T, any Error>? = lock.withLock {
+      guard !isDone else { return nil }
+      isDone = true
+      guard let continuation = self.continuation else {
+        early = result
+        return nil
+      }
+      self.continuation = nil
+      return continuation
+    }
+    continuation?.resume(with: result)
+  }
 }
