@@ -14,6 +14,8 @@ let package = Package(
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
     .testTarget(name: "QuarryTests", dependencies: ["Quarry"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
+    // Compiles every README and doc-comment example (Examples.generated.swift).
+    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryScenarios"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,8 @@
 /// Which queries an operation applies to (TanStack's `QueryFilters`).
 ///
 /// ```swift
-/// client.invalidateQueries(QueryFilters(queryKey: ["todos"], type: .active))
+/// let active = client.queryCache.findAll(QueryFilters(queryKey: ["todos"], type: .active))
+/// try await client.refetchQueries(QueryFilters(queryKey: ["todos"], stale: true))
 /// ```
 public struct QueryFilters: Sendable {
   /// Which queries by observer activity.

@@ -6,7 +6,8 @@ extension JSONValue {
   /// `JSON.stringify` with object keys sorted.
   ///
   /// ```swift
-  /// JSONValue(["b": 1, "a": [true, nil]]).canonicalJSON  // {"a":[true,null],"b":1}
+  /// let value: JSONValue = ["b": 1, "a": [true, nil]]
+  /// print(value.canonicalJSON)  // {"a":[true,null],"b":1}
   /// ```
   public var canonicalJSON: String {
     var out = ""

@@ -9,8 +9,13 @@ import Foundation
 /// ```swift
 /// let scheduler = VirtualScheduler()
 /// let client = QueryClient(scheduler: scheduler)
-/// client.prefetchQuery(["todos"]) { _ in try await scheduler.sleep(100); return 1 }
+/// var options = QueryOptions(queryKey: ["todos"])
+/// options.queryFn = .fn { _ in await scheduler.sleep(100); return ["milk"] }
+/// let observer = QueryObserver(client: client, options: options)
+/// let unsubscribe = observer.subscribe { _ in }   // mounting starts the fetch
 /// scheduler.advance(by: 100)   // the fetch has finished when this returns
+/// print(observer.getCurrentResult().status)      // success
+/// unsubscribe()
 /// ```
 public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Sendable {
   // Safe: every mutable field is guarded by `lock`; jobs run outside it.

@@ -1,0 +1,28 @@
+import Foundation
+import Quarry
+
+// What the documentation's examples assume exists: an app's model types, its API client, and a
+// query client. Examples compile as function bodies with these in scope.
+
+/// A to-do item, as the examples use it.
+struct Todo: Sendable, Codable, Hashable, Identifiable {
+  var id: Int
+  var title: String
+}
+
+/// A user, as the examples use it.
+struct User: Sendable, Codable, Hashable {
+  var id: Int
+  var name: String
+}
+
+/// The app's server API, as the examples call it.
+struct ExampleAPI: Sendable {
+  func todos() async throws -> [Todo] { [] }
+  func user(_ id: Int) async throws -> User { User(id: id, name: "Ada") }
+  func addTodo(_ title: String) async throws -> Todo { Todo(id: 1, title: title) }
+}
+
+let api = ExampleAPI()
+let client = QueryClient(scheduler: VirtualScheduler())
+let newTodo = Todo(id: 2, title: "buy milk")
