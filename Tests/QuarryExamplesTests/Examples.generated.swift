@@ -70,8 +70,20 @@ import QuarryScenarios
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
-// Sources/Quarry/Observer/QueryObserver.swift:4
+// Sources/Quarry/Observer/QueryObserver+Delivery.swift:11
 @MainActor @Sendable func example12() async throws {
+  var options = QueryOptions(queryKey: ["todos"])
+  options.queryFn = .fn { _ in try await api.todos() }
+  let observer = QueryObserver(client: client, options: options)
+  Task { @MainActor in
+    for await result in observer.results() {
+      print(result.status, result.fetchStatus)
+    }
+  }
+}
+
+// Sources/Quarry/Observer/QueryObserver.swift:4
+@MainActor @Sendable func example13() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -79,26 +91,26 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Query/QueryOptions.swift:6
-@MainActor @Sendable func example13() async throws {
+@MainActor @Sendable func example14() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   options.staleTime = .value(.milliseconds(5_000))
 }
 
 // Sources/Quarry/Scheduling/ClockScheduler.swift:7
-@MainActor @Sendable func example14() async throws {
+@MainActor @Sendable func example15() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
 
 // Sources/Quarry/Scheduling/QueryScheduler.swift:7
-@MainActor @Sendable func example15() async throws {
+@MainActor @Sendable func example16() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   scheduler.advance(by: 1_000)
 }
 
 // Sources/Quarry/Scheduling/VirtualScheduler.swift:9
-@MainActor @Sendable func example16() async throws {
+@MainActor @Sendable func example17() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
@@ -111,17 +123,17 @@ import QuarryScenarios
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example17() async throws {
+@MainActor @Sendable func example18() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example18() async throws {
+@MainActor @Sendable func example19() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example19() async throws {
+@MainActor @Sendable func example20() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }

@@ -138,10 +138,14 @@ public final class QueryObserver: @unchecked Sendable {
 
   /// The result the observer would have with `options`, without subscribing.
   public func getOptimisticResult(_ options: QueryOptions) -> QueryObserverResult {
+    getOptimisticResult(options, optimistic: false)
+  }
+
+  func getOptimisticResult(_ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
     engine.lock.sync {
       let defaulted = client.defaultQueryOptions(options)
       let query = client.queryCache.build(client, defaulted)
-      let result = createResult(query, defaulted)
+      let result = createResult(query, defaulted, optimistic: optimistic)
       if let current = currentResultStorage, current.changedProperties(from: result).isEmpty {
         return result
       }
@@ -240,7 +244,9 @@ public final class QueryObserver: @unchecked Sendable {
 
   func resolveEnabled(for query: Query) -> Bool? { resolveQueryBoolean(optionsStorage.enabled, query) }
 
-  func createResult(_ query: Query, _ options: QueryOptions) -> QueryObserverResult {
+  /// `optimistic`: TanStack's `_optimisticResults`, set by framework bindings: a result that
+  /// already shows the fetch that mounting will start.
+  func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool = false) -> QueryObserverResult {
     let prevQuery = currentQuery
     let prevResult = currentResultStorage
     let prevResultState = currentResultState
@@ -248,7 +254,10 @@ public final class QueryObserver: @unchecked Sendable {
     let queryChange = query !== prevQuery
     let queryInitialState = queryChange ? query.stateStorage : currentQueryInitialState
     let state = query.stateStorage
-    let newState = state
+    var newState = state
+    if optimistic, listeners.isEmpty, shouldFetchOnMount(query, options) {
+      Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.optionsStorage.networkMode))
+    }
     var isPlaceholderData = false
     var status = newState.status
     var error = newState.error
