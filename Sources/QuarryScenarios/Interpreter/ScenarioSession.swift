@@ -35,6 +35,8 @@ final class ScenarioSession: @unchecked Sendable {
   var observers: [String: ObserverEntry] = [:]
   var observerNames: [ObjectIdentifier: String] = [:]
   var stepIndex = -1
+  /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
+  var isTornDown = false
   lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
 
   init(_ scenario: Scenario) {
@@ -45,6 +47,7 @@ final class ScenarioSession: @unchecked Sendable {
   var now: Double { scheduler.now() }
 
   func emit(_ members: [String: JSONValue]) {
+    if isTornDown { return }
     var event = members
     event["t"] = .number(now)
     trace.append(JSONValue.object(event).canonicalJSON)
@@ -134,6 +137,7 @@ final class ScenarioSession: @unchecked Sendable {
       emit(ev)
     }
     defer {
+      isTornDown = true
       unsubscribeCache()
       for entry in observers.values { entry.observer.destroy() }
       client.clear()
