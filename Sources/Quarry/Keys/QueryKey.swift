@@ -23,6 +23,8 @@ public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStr
   /// ```swift
   /// QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
   /// ```
+  /// Compare hashes by code units (`a.utf8.elementsEqual(b.utf8)`), as the cache does: Swift's
+  /// `String ==` calls canonically equivalent hashes equal.
   public var queryHash: String {
     var out = ""
     JSONValue.array(parts).write(to: &out, order: .javaScriptProperty)
