@@ -70,6 +70,6 @@ extension JSONValue {
   /// Whether the value is `undefined`.
   public var isUndefined: Bool { if case .undefined = self { return true } else { return false } }
 
-  /// The member `key` of an object, or `nil`.
-  public subscript(key: String) -> JSONValue? { objectValue?[key] }
+  /// The member named exactly `key` (by code units) of an object, or `nil`.
+  public subscript(key: String) -> JSONValue? { objectValue?.exactMember(key) }
 }

@@ -200,10 +200,13 @@ struct OptionsDecoder {
       return SelectFunction { data in
         let json = data as? JSONValue
         switch (json, key) {
-        case (.object(let o)?, .string(let k)): return o[k] as JSONValue?
+        case (.object?, .string(let k)):
+          // `d[k]` by exact code units; a member set to undefined reads as undefined.
+          guard let member = json?[k], !member.isUndefined else { return nil as JSONValue? }
+          return member as JSONValue?
         case (.array(let a)?, .number(let n)):
           let i = Int(n)
-          return a.indices.contains(i) ? a[i] as JSONValue? : nil as JSONValue?
+          return a.indices.contains(i) && !a[i].isUndefined ? a[i] as JSONValue? : nil as JSONValue?
         default: return nil as JSONValue?
         }
       }
