@@ -103,4 +103,24 @@ import Testing
     let shared = nest(600)
     #expect(keeps([shared], [shared]))  // one storage: the same object past 500 levels
   }
+
+  @Test func pastTheRecursionLimitTheSameRulesApply() {
+    let tricky: JSONValue = ["b": 1, "10": [nil, .undefined, 1e21], "9": "caf\u{E9}", "u": .undefined]
+    func wrap(_ v: JSONValue, _ n: Int) -> JSONValue {
+      var out = v
+      for _ in 0..<n { out = [out] }
+      return out
+    }
+    let depth = JSONValue.recursionLimit + 50
+    let deep = QueryKey([wrap(tricky, depth)])
+    let brackets = (String(repeating: "[", count: depth + 1), String(repeating: "]", count: depth + 1))
+    #expect(deep.queryHash == brackets.0 + #"{"9":"café","10":[null,null,1e+21],"b":1}"# + brackets.1)
+    #expect(deep.jsonValue.canonicalJSON == brackets.0 + #"{"10":[null,null,1e+21],"9":"café","b":1}"# + brackets.1)
+    #expect(deep == QueryKey([wrap(tricky, depth)]))
+    #expect(deep != QueryKey([wrap(["b": 1, "10": [nil, nil, 1e21], "9": "caf\u{E9}", "u": .undefined], depth)]))
+    #expect(deep != QueryKey([wrap(["b": 1, "10": [nil, .undefined, 1e21], "9": "cafe\u{301}", "u": .undefined], depth)]))
+    #expect(partialMatchKey(deep, [wrap(["10": [nil, .undefined]], depth)]))
+    #expect(!partialMatchKey(deep, [wrap(["10": [.undefined]], depth)]))
+    #expect(partialMatchKey(deep, [wrap(["x": .undefined, "10": ["length": 3]], depth)]))
+  }
 }

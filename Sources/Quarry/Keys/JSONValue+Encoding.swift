@@ -32,8 +32,47 @@ extension JSONValue {
     case text(String)
   }
 
-  /// Appends the JSON text of the value with members in `order`. Iterative, so any depth is safe.
-  func write(to out: inout String, order: MemberOrder) {
+  /// How deep the writers recurse before going on without recursion (fast for every real key,
+  /// safe for any depth).
+  static let recursionLimit = 128
+
+  /// Appends the JSON text of the value with members in `order`; any depth is safe.
+  func write(to out: inout String, order: MemberOrder) { writeRecursively(to: &out, order: order, depth: 0) }
+
+  private func writeRecursively(to out: inout String, order: MemberOrder, depth: Int) {
+    guard depth < JSONValue.recursionLimit else { return writeIteratively(to: &out, order: order) }
+    switch self {
+    case .null, .undefined: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .number(let n): JSONValue.writeNumber(n, to: &out)
+    case .string(let s): JSONValue.writeString(s, to: &out)
+    case .array(let items):
+      out += "["
+      var first = true
+      for item in items {
+        if !first { out += "," }
+        first = false
+        item.writeRecursively(to: &out, order: order, depth: depth + 1)
+      }
+      out += "]"
+    case .object(let members):
+      out += "{"
+      var first = true
+      for name in JSONValue.orderedNames(members.keys, order) {
+        let value = members[name]!
+        if value.isUndefined { continue }
+        if !first { out += "," }
+        first = false
+        JSONValue.writeString(name, to: &out)
+        out += ":"
+        value.writeRecursively(to: &out, order: order, depth: depth + 1)
+      }
+      out += "}"
+    }
+  }
+
+  /// The same text with an explicit stack instead of recursion.
+  private func writeIteratively(to out: inout String, order: MemberOrder) {
     var pending: [Piece] = [.value(self)]
     while let piece = pending.popLast() {
       switch piece {
@@ -68,10 +107,10 @@ extension JSONValue {
   }
 
   static func orderedNames(_ names: Dictionary<String, JSONValue>.Keys, _ order: MemberOrder) -> [String] {
+    if names.count == 1 { return [names.first!] }
     let sorted = names.sorted(by: jsKeyOrder)
-    guard order == .javaScriptProperty else { return sorted }
+    guard order == .javaScriptProperty, sorted.contains(where: { arrayIndex($0) != nil }) else { return sorted }
     let indices = sorted.compactMap { name in arrayIndex(name).map { (index: $0, name: name) } }
-    guard !indices.isEmpty else { return sorted }
     return indices.sorted { $0.index < $1.index }.map(\.name) + sorted.filter { arrayIndex($0) == nil }
   }
 
@@ -112,6 +151,8 @@ extension JSONValue {
   /// ```
   public static func ecmaScriptString(_ x: Double) -> String {
     if x == 0 { return "0" }
+    // Whole numbers a 64-bit integer holds exactly (below 2^53) print their digits.
+    if abs(x) < 9_007_199_254_740_992, let whole = Int64(exactly: x) { return String(whole) }
     if x < 0 { return "-" + ecmaScriptString(-x) }
     // Swift's description holds the shortest round-trip digits; take them apart.
     let text = x.description

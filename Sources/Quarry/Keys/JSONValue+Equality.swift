@@ -7,8 +7,31 @@ extension JSONValue {
   /// ```swift
   /// JSONValue.string("caf\u{E9}") == .string("cafe\u{301}")  // false
   /// ```
-  /// Iterative: any depth is compared without growing the stack.
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  /// Any depth is compared safely: past `recursionLimit` levels without recursion.
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { equal(lhs, rhs, depth: 0) }
+
+  private static func equal(_ a: JSONValue, _ b: JSONValue, depth: Int) -> Bool {
+    guard depth < recursionLimit else { return equalIteratively(a, b) }
+    switch (a, b) {
+    case (.null, .null), (.undefined, .undefined): return true
+    case (.bool(let x), .bool(let y)): return x == y
+    case (.number(let x), .number(let y)): return x == y
+    case (.string(let x), .string(let y)): return x.hasSameCodeUnits(as: y)
+    case (.array(let x), .array(let y)):
+      guard x.count == y.count else { return false }
+      for i in x.indices where !equal(x[i], y[i], depth: depth + 1) { return false }
+      return true
+    case (.object(let x), .object(let y)):
+      guard x.count == y.count else { return false }
+      for (key, value) in x {
+        guard let other = y.exactMember(key), equal(value, other, depth: depth + 1) else { return false }
+      }
+      return true
+    default: return false
+    }
+  }
+
+  private static func equalIteratively(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
     var pending: [(JSONValue, JSONValue)] = [(lhs, rhs)]
     while let (a, b) = pending.popLast() {
       switch (a, b) {

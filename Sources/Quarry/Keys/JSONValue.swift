@@ -3,8 +3,8 @@
 /// Numbers are `Double`s, as in JavaScript, so `1` and `1.0` are the same value and hash the same.
 /// Strings compare by their exact code units, as JavaScript's `===` does: `"caf\u{E9}"` and
 /// `"cafe\u{301}"` are different values (Swift's `String ==` would call them equal). Equality,
-/// hashing, ``canonicalJSON`` and ``partialDeepEqual(_:_:)`` never recurse, so a value nested
-/// 100,000 levels deep cannot overflow the stack in them.
+/// hashing, ``canonicalJSON`` and ``partialDeepEqual(_:_:)`` recurse at most 128 levels and go on
+/// with an explicit stack, so a value nested 100,000 levels deep cannot overflow the stack in them.
 ///
 /// ```swift
 /// let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]

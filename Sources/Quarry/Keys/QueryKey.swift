@@ -57,9 +57,34 @@ public func partialMatchKey(_ a: QueryKey, _ b: QueryKey) -> Bool {
 ///   any array or object, and `{"0": "x"}` matches `["x"]`.
 /// - `null` matches only `null`.
 ///
-/// Iterative, so any depth is safe. Unlike JavaScript, members that `a` inherits from
-/// `Object.prototype` or `Array.prototype` (`"toString"`, `"map"`, …) are not seen.
+/// Any depth is safe (past 128 levels it goes on without recursion).
+/// Unlike JavaScript, members that `a` inherits from `Object.prototype` or `Array.prototype`
+/// (`"toString"`, `"map"`, …) are not seen.
 public func partialDeepEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
+  partialDeepEqual(a, b, depth: 0)
+}
+
+private func partialDeepEqual(_ a: JSONValue, _ b: JSONValue, depth: Int) -> Bool {
+  guard depth < JSONValue.recursionLimit else { return partialDeepEqualIteratively(a, b) }
+  switch (a, b) {
+  case (.null, .null), (.undefined, .undefined): return true
+  case (.bool(let x), .bool(let y)): return x == y
+  case (.number(let x), .number(let y)): return x == y
+  case (.string(let x), .string(let y)): return x.hasSameCodeUnits(as: y)
+  case (.array(let x), .array(let y)):
+    for i in y.indices where !partialDeepEqual(i < x.count ? x[i] : .undefined, y[i], depth: depth + 1) { return false }
+    return true
+  case (.array, .object), (.object, .object):
+    for (name, value) in b.objectValue! where !partialDeepEqual(a.javaScriptMember(name), value, depth: depth + 1) { return false }
+    return true
+  case (.object, .array(let y)):
+    for i in y.indices where !partialDeepEqual(a.javaScriptMember(String(i)), y[i], depth: depth + 1) { return false }
+    return true
+  default: return false
+  }
+}
+
+private func partialDeepEqualIteratively(_ a: JSONValue, _ b: JSONValue) -> Bool {
   var pending: [(JSONValue, JSONValue)] = [(a, b)]
   while let (a, b) = pending.popLast() {
     switch (a, b) {
