@@ -53,25 +53,54 @@ import QuarryScenarios
   client.focusManager.setFocused(false)   // app went to the background
 }
 
-// Sources/Quarry/Keys/JSONValue+Encoding.swift:8
+// Sources/Quarry/Keys/JSONValue+Dismantle.swift:10
 @MainActor @Sendable func example9() async throws {
+  var deep: JSONValue = 1
+  for _ in 0..<100_000 { deep = [deep] }
+  JSONValue.dismantle(&deep)  // deep == .null, freed without recursion
+}
+
+// Sources/Quarry/Keys/JSONValue+Encoding.swift:16
+@MainActor @Sendable func example10() async throws {
   let value: JSONValue = ["b": 1, "a": [true, nil]]
   print(value.canonicalJSON)  // {"a":[true,null],"b":1}
 }
 
-// Sources/Quarry/Keys/JSONValue.swift:5
-@MainActor @Sendable func example10() async throws {
+// Sources/Quarry/Keys/JSONValue+Encoding.swift:148
+@MainActor @Sendable func example11() async throws {
+  JSONValue.ecmaScriptString(0.000001)  // 0.000001
+  JSONValue.ecmaScriptString(1e-7)      // 1e-7
+  JSONValue.ecmaScriptString(1e21)      // 1e+21
+}
+
+// Sources/Quarry/Keys/JSONValue+Equality.swift:7
+@MainActor @Sendable func example12() async throws {
+  JSONValue.string("caf\u{E9}") == .string("cafe\u{301}")  // false
+}
+
+// Sources/Quarry/Keys/JSONValue+Sharing.swift:16
+@MainActor @Sendable func example13() async throws {
+  JSONValue.replaceEqualDeepKeepsPrevious([1, nil], [1, .undefined])  // false
+}
+
+// Sources/Quarry/Keys/JSONValue.swift:9
+@MainActor @Sendable func example14() async throws {
   let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]
 }
 
 // Sources/Quarry/Keys/QueryKey.swift:3
-@MainActor @Sendable func example11() async throws {
+@MainActor @Sendable func example15() async throws {
   let key: QueryKey = ["todos", 1, ["page": 2]]
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
+// Sources/Quarry/Keys/QueryKey.swift:23
+@MainActor @Sendable func example16() async throws {
+  QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
+}
+
 // Sources/Quarry/Observer/QueryObserver+Delivery.swift:11
-@MainActor @Sendable func example12() async throws {
+@MainActor @Sendable func example17() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -83,7 +112,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueryObserver.swift:4
-@MainActor @Sendable func example13() async throws {
+@MainActor @Sendable func example18() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -91,26 +120,26 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Query/QueryOptions.swift:6
-@MainActor @Sendable func example14() async throws {
+@MainActor @Sendable func example19() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   options.staleTime = .value(.milliseconds(5_000))
 }
 
 // Sources/Quarry/Scheduling/ClockScheduler.swift:7
-@MainActor @Sendable func example15() async throws {
+@MainActor @Sendable func example20() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
 
 // Sources/Quarry/Scheduling/QueryScheduler.swift:7
-@MainActor @Sendable func example16() async throws {
+@MainActor @Sendable func example21() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   scheduler.advance(by: 1_000)
 }
 
 // Sources/Quarry/Scheduling/VirtualScheduler.swift:9
-@MainActor @Sendable func example17() async throws {
+@MainActor @Sendable func example22() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
@@ -123,17 +152,17 @@ import QuarryScenarios
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example18() async throws {
+@MainActor @Sendable func example23() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example19() async throws {
+@MainActor @Sendable func example24() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example20() async throws {
+@MainActor @Sendable func example25() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }

@@ -69,6 +69,21 @@ import Testing
     #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
     let fine = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
     #expect((try? JSONParser.parse(fine)) != nil)
+    // Fixtures that cross structural sharing's 500-level limit parse.
+    let sharingDepth = String(repeating: "[", count: 1_000) + "1" + String(repeating: "]", count: 1_000)
+    #expect((try? JSONParser.parse(sharingDepth)) != nil)
+    let tooDeep = String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1)
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(tooDeep) }
+  }
+
+  @Test func keepsExactCodeUnits() throws {
+    let precomposed = try JSONParser.parse(#"["caf\u00e9", "\u00c5"]"#)
+    let decomposed = try JSONParser.parse(#"["cafe\u0301", "\u212b"]"#)
+    #expect(precomposed != decomposed)
+    #expect(precomposed == .array([.string("caf\u{E9}"), .string("\u{C5}")]))
+    #expect(decomposed == .array([.string("cafe\u{301}"), .string("\u{212B}")]))
+    // Raw UTF-8 keeps its code units too.
+    #expect(try JSONParser.parse("\"cafe\u{301}\"") == .string("cafe\u{301}"))
   }
 
   @Test func skipsByteOrderMark() throws {

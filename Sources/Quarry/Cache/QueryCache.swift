@@ -24,7 +24,8 @@ public final class QueryCache: @unchecked Sendable {
 
   let engine: Engine
   let config: Config
-  private var byHash: [String: Query] = [:]
+  /// Keyed by exact code units: canonically equivalent hashes are different queries.
+  private var byHash: [CodeUnitString: Query] = [:]
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
   private var ordered: [Query?] = []
@@ -40,7 +41,7 @@ public final class QueryCache: @unchecked Sendable {
   func build(_ client: QueryClient, _ options: QueryOptions, state: QueryState? = nil) -> Query {
     let queryKey = options.queryKey ?? []
     let queryHash = options.queryHash ?? queryKey.queryHash
-    if let query = byHash[queryHash] { return query }
+    if let query = byHash[CodeUnitString(queryHash)] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options),
@@ -50,8 +51,8 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   func add(_ query: Query) {
-    if byHash[query.queryHash] == nil {
-      byHash[query.queryHash] = query
+    if byHash[CodeUnitString(query.queryHash)] == nil {
+      byHash[CodeUnitString(query.queryHash)] = query
       positions[ObjectIdentifier(query)] = ordered.count
       ordered.append(query)
       notify(.added(query))
@@ -62,10 +63,10 @@ public final class QueryCache: @unchecked Sendable {
   public func remove(_ query: Query) {
     guard query.engine === engine else { return }
     engine.lock.sync {
-      guard let inMap = byHash[query.queryHash] else { return }
+      guard let inMap = byHash[CodeUnitString(query.queryHash)] else { return }
       query.destroy()
       if inMap === query {
-        byHash[query.queryHash] = nil
+        byHash[CodeUnitString(query.queryHash)] = nil
         if let i = positions.removeValue(forKey: ObjectIdentifier(query)) {
           ordered[i] = nil
           compactIfSparse()
@@ -87,7 +88,7 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   /// The query with this hash.
-  public func get(_ queryHash: String) -> Query? { engine.lock.sync { byHash[queryHash] } }
+  public func get(_ queryHash: String) -> Query? { engine.lock.sync { byHash[CodeUnitString(queryHash)] } }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }

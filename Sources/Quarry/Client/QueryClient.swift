@@ -175,7 +175,7 @@ public final class QueryClient: @unchecked Sendable {
   public func setQueryDefaults(_ queryKey: QueryKey, _ options: QueryOptions) {
     engine.lock.sync {
       let hash = queryKey.queryHash
-      if let i = queryDefaults.firstIndex(where: { $0.hash == hash }) {
+      if let i = queryDefaults.firstIndex(where: { $0.hash.hasSameCodeUnits(as: hash) }) {
         queryDefaults[i].options = options
       } else {
         queryDefaults.append((hash, queryKey, options))

@@ -1,25 +1,49 @@
-import Foundation
-
-/// Canonical JSON text: sorted object keys, no white space, JavaScript's number and string forms.
+/// JSON text: sorted object keys, no white space, JavaScript's number and string forms.
 extension JSONValue {
-  /// The canonical JSON text of the value, byte-identical to JavaScript's
-  /// `JSON.stringify` with object keys sorted.
+  /// How a writer orders an object's members.
+  enum MemberOrder {
+    /// By UTF-16 code units (JavaScript's default `sort()`): the trace's canonical form.
+    case sorted
+    /// As a JavaScript object built from sorted keys enumerates them: array-index names
+    /// (`"0"`…`"4294967294"`, no leading zeros) first in numeric order, then the rest sorted.
+    /// This is what `JSON.stringify` writes for TanStack's `hashKey`.
+    case javaScriptProperty
+  }
+
+  /// The canonical JSON text of the value, byte-identical to JavaScript's `JSON.stringify` with
+  /// every object's member names sorted (by UTF-16 code units).
   ///
   /// ```swift
   /// let value: JSONValue = ["b": 1, "a": [true, nil]]
   /// print(value.canonicalJSON)  // {"a":[true,null],"b":1}
   /// ```
+  /// `undefined` is written `null` in an array (or alone) and an object member holding it is left
+  /// out. Numbers are written as ECMAScript's `Number::toString` writes them (`1e-7`, `1e+21`).
   public var canonicalJSON: String {
     var out = ""
-    out.reserveCapacity(32)
     write(to: &out)
     return out
   }
 
   /// Appends the canonical JSON text of the value to `out`.
-  public func write(to out: inout String) {
+  public func write(to out: inout String) { write(to: &out, order: .sorted) }
+
+  private enum Piece {
+    case value(JSONValue)
+    case text(String)
+  }
+
+  /// How deep the writers recurse before going on without recursion (fast for every real key,
+  /// safe for any depth).
+  static let recursionLimit = 128
+
+  /// Appends the JSON text of the value with members in `order`; any depth is safe.
+  func write(to out: inout String, order: MemberOrder) { writeRecursively(to: &out, order: order, depth: 0) }
+
+  private func writeRecursively(to out: inout String, order: MemberOrder, depth: Int) {
+    guard depth < JSONValue.recursionLimit else { return writeIteratively(to: &out, order: order) }
     switch self {
-    case .null: out += "null"
+    case .null, .undefined: out += "null"
     case .bool(let b): out += b ? "true" : "false"
     case .number(let n): JSONValue.writeNumber(n, to: &out)
     case .string(let s): JSONValue.writeString(s, to: &out)
@@ -29,21 +53,80 @@ extension JSONValue {
       for item in items {
         if !first { out += "," }
         first = false
-        item.write(to: &out)
+        item.writeRecursively(to: &out, order: order, depth: depth + 1)
       }
       out += "]"
     case .object(let members):
       out += "{"
       var first = true
-      for key in members.keys.sorted(by: JSONValue.jsKeyOrder) {
+      for name in JSONValue.orderedNames(members.keys, order) {
+        let value = members[name]!
+        if value.isUndefined { continue }
         if !first { out += "," }
         first = false
-        JSONValue.writeString(key, to: &out)
+        JSONValue.writeString(name, to: &out)
         out += ":"
-        members[key]!.write(to: &out)
+        value.writeRecursively(to: &out, order: order, depth: depth + 1)
       }
       out += "}"
     }
+  }
+
+  /// The same text with an explicit stack instead of recursion.
+  private func writeIteratively(to out: inout String, order: MemberOrder) {
+    var pending: [Piece] = [.value(self)]
+    while let piece = pending.popLast() {
+      switch piece {
+      case .text(let text): out += text
+      case .value(let value):
+        switch value {
+        case .null, .undefined: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): JSONValue.writeNumber(n, to: &out)
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+          out += "["
+          pending.append(.text("]"))
+          for i in items.indices.reversed() {
+            pending.append(.value(items[i]))
+            if i > 0 { pending.append(.text(",")) }
+          }
+        case .object(let members):
+          out += "{"
+          pending.append(.text("}"))
+          let names = JSONValue.orderedNames(members.keys, order).filter { !members[$0]!.isUndefined }
+          for (i, name) in names.enumerated().reversed() {
+            pending.append(.value(members[name]!))
+            var label = i > 0 ? "," : ""
+            JSONValue.writeString(name, to: &label)
+            label += ":"
+            pending.append(.text(label))
+          }
+        }
+      }
+    }
+  }
+
+  static func orderedNames(_ names: Dictionary<String, JSONValue>.Keys, _ order: MemberOrder) -> [String] {
+    if names.count == 1 { return [names.first!] }
+    let sorted = names.sorted(by: jsKeyOrder)
+    guard order == .javaScriptProperty, sorted.contains(where: { arrayIndex($0) != nil }) else { return sorted }
+    let indices = sorted.compactMap { name in arrayIndex(name).map { (index: $0, name: name) } }
+    return indices.sorted { $0.index < $1.index }.map(\.name) + sorted.filter { arrayIndex($0) == nil }
+  }
+
+  /// The array index a member name stands for in JavaScript (a canonical numeric string below
+  /// 2^32 - 1), or `nil`.
+  static func arrayIndex(_ name: String) -> UInt32? {
+    let units = name.utf8
+    guard let first = units.first, units.count <= 10, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
+    if first == UInt8(ascii: "0") { return units.count == 1 ? 0 : nil }
+    var value: UInt64 = 0
+    for unit in units {
+      guard unit >= UInt8(ascii: "0"), unit <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + UInt64(unit - UInt8(ascii: "0"))
+    }
+    return value < 4_294_967_295 ? UInt32(value) : nil
   }
 
   /// JavaScript's default `sort()` order for strings: by UTF-16 code units.
@@ -52,14 +135,57 @@ extension JSONValue {
     a.utf16.lexicographicallyPrecedes(b.utf16)
   }
 
-  /// Writes a number as JavaScript's `JSON.stringify` does (`null` for non-finite values).
+  /// Writes a number as JavaScript's `JSON.stringify` does: ECMAScript's `Number::toString`
+  /// for finite values (`-0` as `0`), `null` otherwise.
   public static func writeNumber(_ n: Double, to out: inout String) {
     guard n.isFinite else { out += "null"; return }
-    if abs(n) < 9.007_199_254_740_992e15, let whole = Int64(exactly: n) {
-      out += String(whole)
-      return
+    out += ecmaScriptString(n)
+  }
+
+  /// ECMAScript's `Number::toString(x)` for a finite `x`: the shortest digits that round-trip,
+  /// written plainly when the decimal exponent is in -6 ..< 21 and in exponent form otherwise.
+  ///
+  /// ```swift
+  /// JSONValue.ecmaScriptString(0.000001)  // 0.000001
+  /// JSONValue.ecmaScriptString(1e-7)      // 1e-7
+  /// JSONValue.ecmaScriptString(1e21)      // 1e+21
+  /// ```
+  public static func ecmaScriptString(_ x: Double) -> String {
+    if x == 0 { return "0" }
+    // Whole numbers a 64-bit integer holds exactly (below 2^53) print their digits.
+    if abs(x) < 9_007_199_254_740_992, let whole = Int64(exactly: x) { return String(whole) }
+    if x < 0 { return "-" + ecmaScriptString(-x) }
+    // Swift's description holds the shortest round-trip digits; take them apart.
+    let text = x.description
+    var mantissa = Substring(text)
+    var exponent = 0
+    if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+      mantissa = text[..<e]
+      exponent = Int(text[text.index(after: e)...].drop(while: { $0 == "+" })) ?? 0
     }
-    out += String(format: n)
+    var digits = ""
+    var pointAt = 0  // digits before the decimal point in the mantissa
+    var seenPoint = false
+    for c in mantissa {
+      if c == "." { seenPoint = true; continue }
+      digits.append(c)
+      if !seenPoint { pointAt += 1 }
+    }
+    // n: the position of the decimal point relative to the digits (value = 0.d1d2… × 10^n).
+    var n = pointAt + exponent
+    while digits.count > 1, digits.first == "0" { digits.removeFirst(); n -= 1 }
+    while digits.count > 1, digits.last == "0" { digits.removeLast() }
+    let k = digits.count
+    if k <= n && n <= 21 { return digits + String(repeating: "0", count: n - k) }
+    if 0 < n && n <= 21 {
+      let split = digits.index(digits.startIndex, offsetBy: n)
+      return String(digits[..<split]) + "." + String(digits[split...])
+    }
+    if -6 < n && n <= 0 { return "0." + String(repeating: "0", count: -n) + digits }
+    let e = n - 1
+    let sign = e < 0 ? "-" : "+"
+    let head = k == 1 ? digits : String(digits.prefix(1)) + "." + String(digits.dropFirst())
+    return head + "e" + sign + String(abs(e))
   }
 
   /// Writes a string literal with JavaScript's `JSON.stringify` escaping.
@@ -84,25 +210,6 @@ extension JSONValue {
       }
     }
     out += "\""
-  }
-}
-
-extension String {
-  /// Formats a finite double like JavaScript's `Number.prototype.toString` for common magnitudes.
-  fileprivate init(format n: Double) {
-    var text = "\(n)"
-    if text.hasSuffix(".0") { text.removeLast(2) }
-    // Swift writes "1e-07"; JavaScript writes "1e-7" and "1e+21".
-    if let e = text.firstIndex(of: "e") {
-      var mantissa = String(text[..<e])
-      if mantissa.hasSuffix(".0") { mantissa.removeLast(2) }
-      var exponent = String(text[text.index(after: e)...])
-      var sign = "+"
-      if exponent.hasPrefix("-") { sign = "-"; exponent.removeFirst() } else if exponent.hasPrefix("+") { exponent.removeFirst() }
-      while exponent.hasPrefix("0") && exponent.count > 1 { exponent.removeFirst() }
-      text = mantissa + "e" + sign + exponent
-    }
-    self = text
   }
 }
 

@@ -1,6 +1,10 @@
 /// A JSON-like value: the building block of query keys and a convenient data type.
 ///
 /// Numbers are `Double`s, as in JavaScript, so `1` and `1.0` are the same value and hash the same.
+/// Strings compare by their exact code units, as JavaScript's `===` does: `"caf\u{E9}"` and
+/// `"cafe\u{301}"` are different values (Swift's `String ==` would call them equal). Equality,
+/// hashing, ``canonicalJSON`` and ``partialDeepEqual(_:_:)`` recurse at most 128 levels and go on
+/// with an explicit stack, so a value nested 100,000 levels deep cannot overflow the stack in them.
 ///
 /// ```swift
 /// let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]
@@ -8,6 +12,11 @@
 public enum JSONValue: Hashable, Sendable {
   /// JSON `null`.
   case null
+  /// JavaScript's `undefined` inside an array or object: an array element `[undefined]` is not
+  /// `[null]`, and an object member set to `undefined` is not an absent one (TanStack's structural
+  /// sharing and key filters tell them apart). JSON text writes it as `null` in an array and leaves
+  /// an object member holding it out, as `JSON.stringify` does.
+  case undefined
   /// A boolean.
   case bool(Bool)
   /// A number (always a `Double`, like a JavaScript number).
@@ -16,7 +25,8 @@ public enum JSONValue: Hashable, Sendable {
   case string(String)
   /// An ordered array.
   case array([JSONValue])
-  /// An object; its key order never matters.
+  /// An object; its key order never matters. Two member names that differ only by Unicode
+  /// normalization cannot both be held (a Swift `Dictionary` merges them).
   case object([String: JSONValue])
 }
 
@@ -57,7 +67,9 @@ extension JSONValue {
   public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
   /// Whether the value is `null`.
   public var isNull: Bool { if case .null = self { return true } else { return false } }
+  /// Whether the value is `undefined`.
+  public var isUndefined: Bool { if case .undefined = self { return true } else { return false } }
 
-  /// The member `key` of an object, or `nil`.
-  public subscript(key: String) -> JSONValue? { objectValue?[key] }
+  /// The member named exactly `key` (by code units) of an object, or `nil`.
+  public subscript(key: String) -> JSONValue? { objectValue?.exactMember(key) }
 }

@@ -347,7 +347,7 @@ public final class QueryObserver: @unchecked Sendable {
     currentResultStorage = nextResult
     let shouldNotify: Bool = {
       guard prevResult != nil else { return true }
-      let props = optionsStorage.notifyOnChangeProps
+      let props = optionsStorage.notifyOnChangeProps?.resolved
       if props == .all || (props == nil && trackedProps.isEmpty) { return true }
       var included: Set<String>
       if case .props(let list)? = props { included = Set(list) } else { included = trackedProps }

@@ -35,7 +35,7 @@ func isPrimitive(_ value: any Sendable) -> Bool {
 func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: Bool?) -> DataBox {
   if let previous {
     if structuralSharing != false {
-      if valuesEqual(previous.value, new) { return previous }
+      if replaceEqualDeepKeepsPrevious(previous.value, new) { return previous }
     } else if isPrimitive(new), valuesEqual(previous.value, new) {
       return previous
     }

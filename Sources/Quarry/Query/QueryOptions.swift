@@ -100,7 +100,7 @@ public struct QueryOptions: Sendable {
   /// carries fresh ones in JavaScript.
   func isShallowEqual(to o: QueryOptions) -> Bool {
     if let identity, identity === o.identity { return true }
-    return (queryKey == nil && o.queryKey == nil) && queryHash == o.queryHash && QueryFnOption.identical(queryFn, o.queryFn)
+    return (queryKey == nil && o.queryKey == nil) && queryHash.map(CodeUnitString.init) == o.queryHash.map(CodeUnitString.init) && QueryFnOption.identical(queryFn, o.queryFn)
       && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
       && networkMode == o.networkMode && enabled == o.enabled && select === o.select
       && placeholderData == o.placeholderData && initialData == o.initialData
@@ -224,12 +224,31 @@ public enum RefetchIntervalOption: Sendable, Equatable {
   }
 }
 
-/// `notifyOnChangeProps`: every property, or a list of result property names.
+/// `notifyOnChangeProps`: every property, a list of result property names, or a function
+/// returning either (called each time the observer decides whether to notify).
 public enum NotifyOnChangeProps: Sendable, Equatable {
   /// Notify on any change.
   case all
   /// Notify only when one of these properties changed.
   case props([String])
+  /// Asked each time; returns `.all` or `.props` (TanStack's function form).
+  case function(FunctionBox<@Sendable () -> NotifyOnChangeProps>)
+
+  /// Equal values, or the same function.
+  public static func == (a: NotifyOnChangeProps, b: NotifyOnChangeProps) -> Bool {
+    switch (a, b) {
+    case (.all, .all): return true
+    case (.props(let x), .props(let y)): return x == y
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+
+  /// The value, calling the function form.
+  var resolved: NotifyOnChangeProps {
+    if case .function(let f) = self { return f.call() }
+    return self
+  }
 }
 
 /// `select`: transforms the query data for an observer; a throw makes the result an error.

@@ -43,7 +43,7 @@ struct ArgumentReader {
 
   func queryKey(_ name: String = "queryKey") throws -> QueryKey {
     guard case .array(let parts)? = members[name] else { throw fail(name, "expected a query key (an array)") }
-    return QueryKey(parts.map { fixtureValue($0) ?? .null })
+    return QueryKey(parts.map(fixtureElement))
   }
 
   func nested(_ name: String) throws -> ArgumentReader? {
@@ -64,8 +64,8 @@ func isUndefinedMarker(_ value: JSONValue?) -> Bool {
   return true
 }
 
-/// Fixture data as the engine sees it: `{"$undefined":true}` is `undefined`, so it is `nil` at
-/// the top, dropped from objects and `null` in arrays (as `JSON.stringify` writes it).
+/// Fixture data as the engine sees it: `{"$undefined":true}` is `undefined`: `nil` at the top,
+/// `JSONValue.undefined` inside arrays and objects (an array element or a member set to undefined).
 func fixtureValue(_ value: JSONValue?) -> JSONValue? {
   guard let value else { return Optional<JSONValue>.none }
   if isUndefinedMarker(value) { return Optional<JSONValue>.none }
@@ -75,11 +75,11 @@ func fixtureValue(_ value: JSONValue?) -> JSONValue? {
 /// `fixtureValue` below the top level.
 func fixtureData(_ value: JSONValue) -> JSONValue {
   switch value {
-  case .array(let items): return .array(items.map { fixtureValue($0) ?? .null })
-  case .object(let members):
-    var out: [String: JSONValue] = [:]
-    for (k, v) in members { if let d = fixtureValue(v) { out[k] = d } }
-    return .object(out)
+  case .array(let items): return .array(items.map(fixtureElement))
+  case .object(let members): return .object(members.mapValues(fixtureElement))
   default: return value
   }
 }
+
+/// `fixtureValue` of an array element or object member: `{"$undefined":true}` is `.undefined`.
+func fixtureElement(_ value: JSONValue) -> JSONValue { fixtureValue(value) ?? .undefined }

@@ -41,6 +41,15 @@ struct OptionsDecoder {
     }
   }
 
+  func notifyOnChangeProps(_ value: JSONValue, _ path: String) throws -> NotifyOnChangeProps {
+    if value == .string("all") { return .all }
+    guard case .array(let items) = value else { throw fail(path, "expected \"all\" or an array of property names") }
+    return .props(try items.enumerated().map { i, item in
+      guard case .string(let s) = item else { throw fail("\(path)[\(i)]", "expected a property name") }
+      return s
+    })
+  }
+
   /// Query options; `extra` names members the caller reads itself.
   func queryOptions(_ value: JSONValue?, _ path: String, extra: Set<String> = []) throws -> QueryOptions {
     guard case .object(let o)? = value else { throw fail(path, "expected query options (an object)") }
@@ -52,7 +61,7 @@ struct OptionsDecoder {
       switch name {
       case "queryKey":
         guard case .array(let parts) = v else { throw fail(p, "expected a query key (an array)") }
-        options.queryKey = QueryKey(parts.map { fixtureValue($0) ?? .null })
+        options.queryKey = QueryKey(parts.map(fixtureElement))
       case "queryFn":
         guard case .string(let fnName) = v else { throw fail(p, "expected a function name") }
         if fnName == "$skipToken" {
@@ -159,15 +168,11 @@ struct OptionsDecoder {
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.refetchIntervalInBackground = b
       case "notifyOnChangeProps":
-        if v == .string("all") {
-          options.notifyOnChangeProps = .all
-        } else if case .array(let items) = v {
-          options.notifyOnChangeProps = .props(try items.enumerated().map { i, item in
-            guard case .string(let s) = item else { throw fail("\(p)[\(i)]", "expected a property name") }
-            return s
-          })
+        if let c = try constValue(v, p) {
+          let inner = try notifyOnChangeProps(c, "\(p).value")
+          options.notifyOnChangeProps = .function(FunctionBox { @Sendable in inner })
         } else {
-          throw fail(p, "expected \"all\" or an array of property names")
+          options.notifyOnChangeProps = try notifyOnChangeProps(v, p)
         }
       case "structuralSharing":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
@@ -195,10 +200,13 @@ struct OptionsDecoder {
       return SelectFunction { data in
         let json = data as? JSONValue
         switch (json, key) {
-        case (.object(let o)?, .string(let k)): return o[k] as JSONValue?
+        case (.object?, .string(let k)):
+          // `d[k]` by exact code units; a member set to undefined reads as undefined.
+          guard let member = json?[k], !member.isUndefined else { return nil as JSONValue? }
+          return member as JSONValue?
         case (.array(let a)?, .number(let n)):
           let i = Int(n)
-          return a.indices.contains(i) ? a[i] as JSONValue? : nil as JSONValue?
+          return a.indices.contains(i) && !a[i].isUndefined ? a[i] as JSONValue? : nil as JSONValue?
         default: return nil as JSONValue?
         }
       }
@@ -235,7 +243,7 @@ struct OptionsDecoder {
         return JSONValue.number(by)
       }
     case "append":
-      let v = r.args["value"].flatMap(data) ?? .null
+      let v = r.args["value"].flatMap(data) ?? .undefined
       return { old in
         if case .array(let a)? = old as? JSONValue { return JSONValue.array(a + [v]) }
         return JSONValue.array([v])
@@ -259,7 +267,7 @@ struct OptionsDecoder {
       switch name {
       case "queryKey":
         guard case .array(let parts) = v else { throw fail(p, "expected a query key (an array)") }
-        f.queryKey = QueryKey(parts.map { fixtureValue($0) ?? .null })
+        f.queryKey = QueryKey(parts.map(fixtureElement))
       case "exact":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         f.exact = b
@@ -273,8 +281,18 @@ struct OptionsDecoder {
         guard case .string(let s) = v, let st = FetchStatus(rawValue: s) else { throw fail(p, "expected fetching, paused or idle") }
         f.fetchStatus = st
       case "predicate":
-        guard let r = recipe(v), r.name == "keyIncludes", let needle = r.args["value"] else { throw fail(p, "expected a keyIncludes recipe") }
-        f.predicate = { query in query.queryKey.parts.contains(needle) }
+        guard let r = recipe(v), r.name == "keyIncludes" || r.name == "const", let argument = r.args["value"] else {
+          throw fail(p, "expected a keyIncludes or const recipe")
+        }
+        if r.name == "const" {
+          // `() => V`: the filter keeps the query when V is truthy.
+          let keep = fixtureValue(argument)?.isTruthy ?? false
+          f.predicate = { _ in keep }
+        } else {
+          // Deep-equal as the trace writes values (`undefined` and `null` alike), as run.mjs compares.
+          let needle = TraceValues.show(fixtureValue(argument))
+          f.predicate = { query in query.queryKey.parts.contains { TraceValues.show($0) == needle } }
+        }
       case "refetchType":
         guard case .string(let s) = v, let t = InvalidateQueryFilters.RefetchType(rawValue: s) else { throw fail(p, "expected active, inactive, all or none") }
         refetchType = t

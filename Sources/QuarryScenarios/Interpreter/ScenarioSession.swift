@@ -35,6 +35,8 @@ final class ScenarioSession: @unchecked Sendable {
   var observers: [String: ObserverEntry] = [:]
   var observerNames: [ObjectIdentifier: String] = [:]
   var stepIndex = -1
+  /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
+  var isTornDown = false
   lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
 
   init(_ scenario: Scenario) {
@@ -45,6 +47,7 @@ final class ScenarioSession: @unchecked Sendable {
   var now: Double { scheduler.now() }
 
   func emit(_ members: [String: JSONValue]) {
+    if isTornDown { return }
     var event = members
     event["t"] = .number(now)
     trace.append(JSONValue.object(event).canonicalJSON)
@@ -56,7 +59,7 @@ final class ScenarioSession: @unchecked Sendable {
     guard scripts[name] != nil else { return nil }
     if let fn = scripts[name]!.function { return fn }
     let fn = QueryFunction { [unowned self] context in
-      let outcome = self.call(name, context)
+      let (n, outcome) = self.call(name, context)
       guard let outcome else { throw ScriptError(message: "script exhausted: \(name)") }
       if outcome.readSignal { _ = context.signal }
       if let after = outcome.after { await self.scheduler.sleep(Double(after)) }
@@ -67,7 +70,7 @@ final class ScenarioSession: @unchecked Sendable {
           switch r.name {
           case "queryKey": return context.queryKey.jsonValue
           case "pageParam": return context.pageParam as JSONValue?
-          default: return JSONValue.number(Double(self.scripts[name]!.calls))
+          default: return JSONValue.number(Double(n))  // callCount: this call's own number
           }
         }
         return self.decoder.data(v)
@@ -77,8 +80,9 @@ final class ScenarioSession: @unchecked Sendable {
     return fn
   }
 
-  /// Records a call and picks its outcome; `nil` when the script is exhausted.
-  func call(_ name: String, _ context: QueryFunctionContext) -> Outcome? {
+  /// Records a call and picks its outcome; returns the call's number and the outcome, `nil` when
+  /// the script is exhausted.
+  func call(_ name: String, _ context: QueryFunctionContext) -> (Int, Outcome?) {
     scripts[name]!.calls += 1
     let n = scripts[name]!.calls
     var event: [String: JSONValue] = ["ev": "call", "fn": .string(name), "n": .number(Double(n)), "key": .string(context.queryKey.queryHash)]
@@ -94,10 +98,10 @@ final class ScenarioSession: @unchecked Sendable {
     }
     guard script.cursor < script.outcomes.count else {
       failures.append("script exhausted: \(name) (call \(n) at t=\(TraceValues.show(.number(now))))")
-      return nil
+      return (n, nil)
     }
     script.used += 1
-    return script.outcomes[script.cursor]
+    return (n, script.outcomes[script.cursor])
   }
 
   // MARK: Replay
@@ -133,6 +137,7 @@ final class ScenarioSession: @unchecked Sendable {
       emit(ev)
     }
     defer {
+      isTornDown = true
       unsubscribeCache()
       for entry in observers.values { entry.observer.destroy() }
       client.clear()

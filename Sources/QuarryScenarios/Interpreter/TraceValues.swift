@@ -75,6 +75,22 @@ enum TraceValues {
     return .object(o)
   }
 
-  /// JSON text for messages; `undefined` for `nil`.
-  static func show(_ value: JSONValue?) -> String { value?.canonicalJSON ?? "undefined" }
+  /// JSON text for messages; `undefined` for `nil` (and for `.undefined`, as run.mjs's `show`).
+  static func show(_ value: JSONValue?) -> String {
+    guard let value, !value.isUndefined else { return "undefined" }
+    return value.canonicalJSON
+  }
+}
+
+extension JSONValue {
+  /// JavaScript's truthiness: `false`, `0`, `""`, `null` and `undefined` are falsy.
+  var isTruthy: Bool {
+    switch self {
+    case .null, .undefined: return false
+    case .bool(let b): return b
+    case .number(let n): return n != 0 && !n.isNaN
+    case .string(let s): return !s.isEmpty
+    case .array, .object: return true
+    }
+  }
 }

@@ -8,7 +8,8 @@
 /// ```
 public struct JSONParser {
   /// The deepest nesting of arrays and objects accepted, so hostile input cannot exhaust the stack.
-  public static let maximumDepth = 256
+  /// Deep enough for fixtures that cross structural sharing's 500-level limit.
+  public static let maximumDepth = 2_048
 
   private let bytes: [UInt8]
   private var index = 0

@@ -1,0 +1,133 @@
+/// Equality and hashing by exact code units, without recursion.
+extension JSONValue {
+  /// Whether two values are the same JSON: strings and member names by their exact code units
+  /// (JavaScript's `===`, not Swift's canonical equivalence), numbers by value (`-0 == 0`), arrays
+  /// in order, objects by members. `undefined` equals only `undefined`.
+  ///
+  /// ```swift
+  /// JSONValue.string("caf\u{E9}") == .string("cafe\u{301}")  // false
+  /// ```
+  /// Any depth is compared safely: past `recursionLimit` levels without recursion.
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { equal(lhs, rhs, depth: 0) }
+
+  private static func equal(_ a: JSONValue, _ b: JSONValue, depth: Int) -> Bool {
+    guard depth < recursionLimit else { return equalIteratively(a, b) }
+    switch (a, b) {
+    case (.null, .null), (.undefined, .undefined): return true
+    case (.bool(let x), .bool(let y)): return x == y
+    case (.number(let x), .number(let y)): return x == y
+    case (.string(let x), .string(let y)): return x.hasSameCodeUnits(as: y)
+    case (.array(let x), .array(let y)):
+      guard x.count == y.count else { return false }
+      for i in x.indices where !equal(x[i], y[i], depth: depth + 1) { return false }
+      return true
+    case (.object(let x), .object(let y)):
+      guard x.count == y.count else { return false }
+      for (key, value) in x {
+        guard let other = y.exactMember(key), equal(value, other, depth: depth + 1) else { return false }
+      }
+      return true
+    default: return false
+    }
+  }
+
+  private static func equalIteratively(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+    var pending: [(JSONValue, JSONValue)] = [(lhs, rhs)]
+    while let (a, b) = pending.popLast() {
+      switch (a, b) {
+      case (.null, .null), (.undefined, .undefined): continue
+      case (.bool(let x), .bool(let y)): if x != y { return false }
+      case (.number(let x), .number(let y)): if x != y { return false }
+      case (.string(let x), .string(let y)): if !x.hasSameCodeUnits(as: y) { return false }
+      case (.array(let x), .array(let y)):
+        guard x.count == y.count else { return false }
+        for i in x.indices { pending.append((x[i], y[i])) }
+      case (.object(let x), .object(let y)):
+        guard x.count == y.count else { return false }
+        for (key, value) in x {
+          guard let other = y.exactMember(key) else { return false }
+          pending.append((value, other))
+        }
+      default: return false
+      }
+    }
+    return true
+  }
+
+  /// How many levels of arrays and objects `hash(into:)` looks into; deeper parts are hashed by
+  /// their size only (equal values still hash equally, and equality decides).
+  static let hashedDepth = 4
+
+  /// Hashes the value consistently with `==` (exact code units; `-0` and `0` alike).
+  public func hash(into hasher: inout Hasher) {
+    hashBounded(into: &hasher, depth: 0)
+  }
+
+  private func hashBounded(into hasher: inout Hasher, depth: Int) {
+    switch self {
+    case .null: hasher.combine(0 as UInt8)
+    case .undefined: hasher.combine(1 as UInt8)
+    case .bool(let b):
+      hasher.combine(2 as UInt8)
+      hasher.combine(b)
+    case .number(let n):
+      hasher.combine(3 as UInt8)
+      hasher.combine(n)
+    case .string(let s):
+      hasher.combine(4 as UInt8)
+      s.hashCodeUnits(into: &hasher)
+    case .array(let items):
+      hasher.combine(5 as UInt8)
+      hasher.combine(items.count)
+      guard depth < JSONValue.hashedDepth else { return }
+      for item in items { item.hashBounded(into: &hasher, depth: depth + 1) }
+    case .object(let members):
+      hasher.combine(6 as UInt8)
+      hasher.combine(members.count)
+      guard depth < JSONValue.hashedDepth else { return }
+      // Member order must not matter: combine each member's own hash commutatively.
+      var sum = 0
+      for (key, value) in members {
+        var inner = Hasher()
+        key.hashCodeUnits(into: &inner)
+        value.hashBounded(into: &inner, depth: depth + 1)
+        sum &+= inner.finalize()
+      }
+      hasher.combine(sum)
+    }
+  }
+}
+
+extension Dictionary where Key == String {
+  /// The value whose key has exactly `key`'s code units (a `Dictionary` lookup alone matches
+  /// canonically equivalent strings too).
+  func exactMember(_ key: String) -> Value? {
+    guard let index = self.index(forKey: key), self[index].key.hasSameCodeUnits(as: key) else { return nil }
+    return self[index].value
+  }
+}
+
+extension String {
+  /// Whether two strings have the same code units (JavaScript's `===`), unlike `==`, which
+  /// compares by Unicode canonical equivalence.
+  func hasSameCodeUnits(as other: String) -> Bool {
+    utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+  }
+
+  /// Hashes the string's code units (consistent with ``hasSameCodeUnits(as:)``).
+  func hashCodeUnits(into hasher: inout Hasher) {
+    hasher.combine(utf8.count)
+    let done: Void? = utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    if done == nil { for unit in utf8 { hasher.combine(unit) } }
+  }
+}
+
+/// A string compared and hashed by its exact code units: the key of the cache's hash table, so
+/// that `"caf\u{E9}"` and `"cafe\u{301}"` name different queries, as they do in TanStack.
+struct CodeUnitString: Hashable, Sendable {
+  /// The string.
+  let string: String
+  init(_ string: String) { self.string = string }
+  static func == (lhs: CodeUnitString, rhs: CodeUnitString) -> Bool { lhs.string.hasSameCodeUnits(as: rhs.string) }
+  func hash(into hasher: inout Hasher) { string.hashCodeUnits(into: &hasher) }
+}
