@@ -45,6 +45,21 @@ import Testing
     #expect(log.entries.isEmpty)
   }
 
+  /// The example in `VirtualScheduler`'s doc comment, verbatim.
+  @Test func theDocCommentExampleRuns() async {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["todos"])
+    options.queryFn = .fn { _ in await scheduler.sleep(100); return ["buy milk"] }
+    Task(executorPreference: scheduler) { await client.prefetchQuery(options) }
+    scheduler.advance(by: 100)   // the fetch has finished when this returns
+    #expect(client.getQueryData(["todos"]) as? [String] == ["buy milk"])
+    #expect(scheduler.now() == 100)
+    #expect(scheduler.pendingTimerCount == 1)  // the query's gc timer
+    client.clear()
+    #expect(scheduler.pendingTimerCount == 0)
+  }
+
   @Test func tasksOnTheSchedulerFinishBeforeAdvanceReturns() async {
     let scheduler = VirtualScheduler()
     let log = Log()
