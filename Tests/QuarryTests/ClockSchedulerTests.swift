@@ -167,6 +167,16 @@ import Testing
     #expect(scheduler.pendingTimerCount == 0)
   }
 
+  /// The example in `ClockScheduler`'s doc comment, verbatim, then used.
+  @Test func theDocCommentExampleRuns() async throws {
+    let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
+    let value = try await client.fetchQuery(["doc"], as: Int.self) { _ in
+      try await Task.sleep(for: .milliseconds(2))
+      return 7
+    }
+    #expect(value == 7)
+  }
+
   @Test func aReleasedSchedulerFiresNothing() async throws {
     let fired = Counter()
     do {
