@@ -126,7 +126,7 @@ import QuarryScenarios
   options.staleTime = .value(.milliseconds(5_000))
 }
 
-// Sources/Quarry/Scheduling/ClockScheduler.swift:7
+// Sources/Quarry/Scheduling/ClockScheduler.swift:23
 @MainActor @Sendable func example20() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
@@ -138,17 +138,15 @@ import QuarryScenarios
   scheduler.advance(by: 1_000)
 }
 
-// Sources/Quarry/Scheduling/VirtualScheduler.swift:9
+// Sources/Quarry/Scheduling/VirtualScheduler.swift:18
 @MainActor @Sendable func example22() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
-  options.queryFn = .fn { _ in await scheduler.sleep(100); return ["milk"] }
-  let observer = QueryObserver(client: client, options: options)
-  let unsubscribe = observer.subscribe { _ in }   // mounting starts the fetch
+  options.queryFn = .fn { _ in await scheduler.sleep(100); return ["buy milk"] }
+  Task(executorPreference: scheduler) { await client.prefetchQuery(options) }
   scheduler.advance(by: 100)   // the fetch has finished when this returns
-  print(observer.getCurrentResult().status)      // success
-  unsubscribe()
+  client.getQueryData(["todos"])   // ["buy milk"]
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6

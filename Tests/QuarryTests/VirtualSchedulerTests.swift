@@ -45,6 +45,21 @@ import Testing
     #expect(log.entries.isEmpty)
   }
 
+  /// The example in `VirtualScheduler`'s doc comment, verbatim.
+  @Test func theDocCommentExampleRuns() async {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["todos"])
+    options.queryFn = .fn { _ in await scheduler.sleep(100); return ["buy milk"] }
+    Task(executorPreference: scheduler) { await client.prefetchQuery(options) }
+    scheduler.advance(by: 100)   // the fetch has finished when this returns
+    #expect(client.getQueryData(["todos"]) as? [String] == ["buy milk"])
+    #expect(scheduler.now() == 100)
+    #expect(scheduler.pendingTimerCount == 1)  // the query's gc timer
+    client.clear()
+    #expect(scheduler.pendingTimerCount == 0)
+  }
+
   @Test func tasksOnTheSchedulerFinishBeforeAdvanceReturns() async {
     let scheduler = VirtualScheduler()
     let log = Log()
@@ -57,5 +72,89 @@ import Testing
     scheduler.advance(to: 50)
     #expect(log.entries == ["woke at 50"])
     await task.value
+  }
+}
+
+/// The heap-based `VirtualScheduler` fires exactly as the linear-scan reference below (its
+/// previous implementation, the harness's `VirtualClock`): (due, creation) order, sinon's 0 ms
+/// rule, intervals keeping their creation number, timers made and cleared by callbacks.
+@Suite struct VirtualSchedulerOrderTests {
+  /// The previous implementation, kept as the model: a list scanned for the minimum.
+  final class Reference: @unchecked Sendable {
+    // Safe: used from one thread only (the test's).
+    struct Timer { var due: Double; var id: UInt64; var body: () -> Void; var interval: Double? }
+    var current = 0.0
+    var timers: [Timer] = []
+    var nextID: UInt64 = 0
+    var inTimerPhase = false
+
+    func add(_ delay: Double, repeating: Bool, _ body: @escaping () -> Void) -> UInt64 {
+      nextID += 1
+      var wait = delay.isNaN ? 0 : delay.rounded(.towardZero)
+      if !(wait > 0) { wait = inTimerPhase ? 1 : 0 }
+      if repeating && wait < 1 { wait = 1 }
+      timers.append(Timer(due: current + wait, id: nextID, body: body, interval: repeating ? wait : nil))
+      return nextID
+    }
+    func clear(_ id: UInt64) { timers.removeAll { $0.id == id } }
+    func advance(to time: Double) {
+      inTimerPhase = true
+      defer { inTimerPhase = false }
+      while true {
+        let due = timers.indices.filter { timers[$0].due <= time }
+        guard let b = due.min(by: { (timers[$0].due, timers[$0].id) < (timers[$1].due, timers[$1].id) }) else { break }
+        let timer = timers[b]
+        if let interval = timer.interval { timers[b].due += interval } else { timers.remove(at: b) }
+        if timer.due > current { current = timer.due }
+        timer.body()
+      }
+      if current < time { current = time }
+    }
+  }
+
+  /// Drives either scheduler through the same pseudo-random script and returns the firing log.
+  static func run(seed: UInt64, add: @escaping @Sendable (Double, Bool, @escaping @Sendable () -> Void) -> UInt64, clear: @escaping @Sendable (UInt64) -> Void, advance: (Double) -> Void, now: @escaping @Sendable () -> Double) -> [String] {
+    let log = Log()
+    let state = NSLockish()
+    nonisolated(unsafe) var random = TimerQueueTests.SplitMix(state: seed)
+    nonisolated(unsafe) var ids: [UInt64] = []
+    let delays: [Double] = [0, 0, 1, 2, 3, 5, 5, 10, -4, .nan, 2.7]
+    nonisolated(unsafe) var makeTimer: (String) -> Void = { _ in }
+    makeTimer = { label in
+      let (delay, repeating) = state.sync { (delays.randomElement(using: &random)!, Int.random(in: 0..<8, using: &random) == 0) }
+      nonisolated(unsafe) var fires = 0
+      let id = add(delay, repeating) {
+        fires += 1
+        log.append("\(label)#\(fires)@\(now())")
+        let action = state.sync { Int.random(in: 0..<10, using: &random) }
+        if action < 3 && label.count < 12 { makeTimer(label + "." + String(fires)) }
+        if action == 3, let victim = state.sync({ ids.randomElement(using: &random) }) { clear(victim) }
+        if repeating && fires >= 4 { clear(state.sync { ids.last! }) }
+      }
+      state.sync { ids.append(id) }
+    }
+    for i in 0..<40 { makeTimer("t\(i)") }
+    var time = 0.0
+    for _ in 0..<30 {
+      time += state.sync { Double(Int.random(in: 0..<4, using: &random)) }
+      advance(time)
+    }
+    return log.entries
+  }
+
+  @Test(arguments: 1...20)
+  func theHeapFiresInTheReferenceOrder(seed: UInt64) {
+    let reference = Reference()
+    let expected = Self.run(
+      seed: seed, add: { reference.add($0, repeating: $1, $2) }, clear: { reference.clear($0) },
+      advance: { reference.advance(to: $0) }, now: { reference.current })
+    let scheduler = VirtualScheduler()
+    let actual = Self.run(
+      seed: seed,
+      add: { $1 ? scheduler.setInterval($0, $2).rawValue : scheduler.setTimeout($0, $2).rawValue },
+      clear: { scheduler.clearTimeout(TimerID(rawValue: $0)) },
+      advance: { scheduler.advance(to: $0) }, now: { scheduler.now() })
+    #expect(actual == expected)
+    #expect(expected.count > 40)
   }
 }

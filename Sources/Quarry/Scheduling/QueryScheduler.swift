@@ -12,11 +12,15 @@
 public protocol QueryScheduler: AnyObject, Sendable {
   /// The current time in milliseconds (TanStack's `Date.now()`).
   func now() -> Double
-  /// Calls `body` once after `delay` milliseconds.
+  /// Calls `body` once after `delay` milliseconds. Any `Double` is accepted and none may trap:
+  /// NaN and negative delays mean 0. The engine passes delays as TanStack does: a retry delay
+  /// unchecked; gc, stale and refetch-interval delays only when finite and not negative.
   func setTimeout(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID
-  /// Calls `body` every `interval` milliseconds until the timer is cleared.
+  /// Calls `body` every `interval` milliseconds until the timer is cleared (any `Double`, as
+  /// for ``setTimeout(_:_:)``).
   func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID
-  /// Cancels a timer or interval; unknown or fired timers are ignored.
+  /// Cancels a timer or interval; unknown or fired timers are ignored. Once it returns, the
+  /// timer's callback does not start again (an interval's callback already running finishes).
   func clearTimeout(_ id: TimerID)
   /// Runs `job` soon, after the current synchronous work (a JavaScript microtask).
   func enqueue(_ job: @escaping @Sendable () -> Void)

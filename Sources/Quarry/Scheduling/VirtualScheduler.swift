@@ -3,19 +3,26 @@ import Foundation
 /// A deterministic ``QueryScheduler`` on virtual time, for tests and the scenario runner.
 ///
 /// Time moves only when ``advance(to:)`` or ``advance(by:)`` is called. Timers fire in
-/// (due time, creation) order and every job and task is drained after each one, so a run is
-/// the same every time. It is also the `TaskExecutor` that query functions run on.
+/// (due time, creation number) order, an interval keeping its creation number on every repeat,
+/// and every queued job and task is drained after each one, so a run is the same every time.
+/// Delays follow the fake timers TanStack's tests run on (sinon), as `Specs/README.md` states:
+/// truncated to whole milliseconds; NaN, negative or 0 is due now, or 1 ms later when created
+/// while a timer fires; a huge finite delay is not clamped (it comes due only if the clock gets
+/// there); an infinite one never comes due. No delay traps. Pending timers are kept in a heap,
+/// so adding, clearing and firing one costs O(log n) however many exist.
+///
+/// It is also the `TaskExecutor` that query functions run on: their jobs wait in the same FIFO
+/// queue as enqueued jobs and run on the thread that calls ``advance(to:)`` or
+/// ``runUntilIdle()``.
 ///
 /// ```swift
 /// let scheduler = VirtualScheduler()
 /// let client = QueryClient(scheduler: scheduler)
 /// var options = QueryOptions(queryKey: ["todos"])
-/// options.queryFn = .fn { _ in await scheduler.sleep(100); return ["milk"] }
-/// let observer = QueryObserver(client: client, options: options)
-/// let unsubscribe = observer.subscribe { _ in }   // mounting starts the fetch
+/// options.queryFn = .fn { _ in await scheduler.sleep(100); return ["buy milk"] }
+/// Task(executorPreference: scheduler) { await client.prefetchQuery(options) }
 /// scheduler.advance(by: 100)   // the fetch has finished when this returns
-/// print(observer.getCurrentResult().status)      // success
-/// unsubscribe()
+/// client.getQueryData(["todos"])   // ["buy milk"]
 /// ```
 public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Sendable {
   // Safe: every mutable field is guarded by `lock`; jobs run outside it.
@@ -25,15 +32,13 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   }
 
   private struct Timer {
-    var due: Double
-    var id: UInt64
     var body: @Sendable () -> Void
     var interval: Double?
   }
 
   private let lock = NSLock()
   private var current: Double
-  private var timers: [Timer] = []
+  private var timers = TimerQueue<Double, Timer>()
   private var jobs: [Job] = []
   private var jobHead = 0
   private var nextID: UInt64 = 0
@@ -63,14 +68,14 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
       var wait = delay.isNaN ? 0 : delay.rounded(.towardZero)
       if !(wait > 0) { wait = inTimerPhase ? 1 : 0 }
       if repeating && wait < 1 { wait = 1 }
-      timers.append(Timer(due: current + wait, id: nextID, body: body, interval: repeating ? wait : nil))
+      timers.insert(id: nextID, due: current + wait, Timer(body: body, interval: repeating ? wait : nil))
       return TimerID(rawValue: nextID)
     }
   }
 
-  /// Cancels a pending timer.
+  /// Cancels a pending timer (O(1) amortized, whatever the number of timers).
   public func clearTimeout(_ id: TimerID) {
-    lock.withLock { timers.removeAll { $0.id == id.rawValue } }
+    lock.withLock { _ = timers.remove(id.rawValue) }
   }
 
   /// Queues a job; it runs when the scheduler drains.
@@ -91,7 +96,11 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   public var isIdle: Bool { lock.withLock { jobHead == jobs.count } }
 
   /// The due time of the earliest timer, if any.
-  public var nextTimerDue: Double? { lock.withLock { timers.map(\.due).min() } }
+  public var nextTimerDue: Double? { lock.withLock { timers.firstDue() } }
+
+  /// The number of timers and intervals that are registered and not cleared (a fired timeout
+  /// no longer counts; an interval counts until it is cleared).
+  public var pendingTimerCount: Int { lock.withLock { timers.count } }
 
   /// Runs queued jobs and tasks, in order, until none is left.
   public func runUntilIdle() {
@@ -140,22 +149,10 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
 
   private func popTimer(dueBy time: Double) -> Timer? {
     lock.withLock {
-      var best: Int?
-      for (i, t) in timers.enumerated() where t.due <= time {
-        if let b = best {
-          if (t.due, t.id) < (timers[b].due, timers[b].id) { best = i }
-        } else {
-          best = i
-        }
-      }
-      guard let b = best else { return nil }
-      let timer = timers[b]
-      if let interval = timer.interval {
-        timers[b].due += interval
-      } else {
-        timers.remove(at: b)
-      }
-      if timer.due > current { current = timer.due }
+      guard let (id, due, timer) = timers.popFirst(dueBy: time) else { return nil }
+      // An interval keeps its creation number and is rescheduled before its callback runs.
+      if let interval = timer.interval { timers.insert(id: id, due: due + interval, timer) }
+      if due > current { current = due }
       return timer
     }
   }

@@ -1,0 +1,86 @@
+import Testing
+@testable import Quarry
+
+/// The timer heap against a straightforward model, and the schedulers at a scale where a
+/// linear structure would not finish.
+@Suite struct TimerQueueTests {
+  /// A deterministic generator (SplitMix64), so a failure replays.
+  struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  @Test(arguments: [1, 2, 3])
+  func theHeapPopsWhatALinearScanWould(seed: UInt64) {
+    var random = SplitMix(state: seed)
+    var queue = TimerQueue<Int, String>()
+    var model: [(id: UInt64, due: Int, payload: String)] = []
+    var nextID: UInt64 = 0
+    var mismatch: String?
+    for step in 0..<6_000 where mismatch == nil {
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<5:
+        nextID += 1
+        let due = Int.random(in: 0..<50, using: &random)
+        queue.insert(id: nextID, due: due, "t\(nextID)")
+        model.append((nextID, due, "t\(nextID)"))
+      case 5..<8:
+        let id = UInt64.random(in: 0...nextID + 1, using: &random)
+        let removed = queue.remove(id)
+        let index = model.firstIndex { $0.id == id }
+        if removed != index.map({ model[$0].payload }) { mismatch = "step \(step): remove(\(id)) gave \(removed ?? "nil")" }
+        if let index { model.remove(at: index) }
+      default:
+        let time = Int.random(in: 0..<50, using: &random)
+        let popped = queue.popFirst(dueBy: time)
+        let best = model.indices.filter { model[$0].due <= time }
+          .min { (model[$0].due, model[$0].id) < (model[$1].due, model[$1].id) }
+        if popped?.id != best.map({ model[$0].id }) || popped?.payload != best.map({ model[$0].payload }) {
+          mismatch = "step \(step): popFirst(dueBy: \(time)) gave \(popped.map { "\($0.id)" } ?? "nil")"
+        }
+        if let best { model.remove(at: best) }
+      }
+      if queue.count != model.count { mismatch = "step \(step): count \(queue.count), model \(model.count)" }
+    }
+    #expect(mismatch == nil)
+    #expect(queue.firstDue() == model.map(\.due).min())
+  }
+
+  @Test func aVirtualSchedulerCreatesAndClears200kTimers() {
+    let scheduler = VirtualScheduler()
+    let fired = Counter()
+    var ids: [TimerID] = []
+    ids.reserveCapacity(200_000)
+    for i in 0..<200_000 { ids.append(scheduler.setTimeout(Double(i % 1_000)) { fired.increment() }) }
+    #expect(scheduler.pendingTimerCount == 200_000)
+    #expect(scheduler.nextTimerDue == 0)
+    var random = SplitMix(state: 7)
+    ids.shuffle(using: &random)
+    for id in ids.dropLast(10) { scheduler.clearTimeout(id) }
+    #expect(scheduler.pendingTimerCount == 10)
+    scheduler.advance(by: 1_000)
+    #expect(fired.value == 10)
+    #expect(scheduler.pendingTimerCount == 0)
+    #expect(scheduler.nextTimerDue == nil)
+  }
+
+  @Test func aVirtualClientClearsAndCollects100kQueries() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    for i in 0..<50_000 { _ = client.setQueryData(["a", .number(Double(i))], value: i) }
+    for i in 0..<50_000 { _ = client.setQueryData(["b", .number(Double(i))], value: i) }
+    #expect(scheduler.pendingTimerCount == 100_000)  // one gc timer per query
+    client.removeQueries(QueryFilters(queryKey: ["a"]))
+    #expect(scheduler.pendingTimerCount == 50_000)
+    #expect(client.queryCache.getAll().count == 50_000)
+    scheduler.advance(by: 5 * 60 * 1000)  // the default gcTime
+    #expect(client.queryCache.getAll().isEmpty)
+    #expect(scheduler.pendingTimerCount == 0)
+  }
+}
