@@ -1,0 +1,82 @@
+import Foundation
+
+/// The typed API over the engine's client: fetch, read, write and invalidate by ``QueryFunc``
+/// and ``QueryCacheKey`` instead of JSON keys and `any Sendable`.
+extension QueryClient {
+  /// Engine options for `queryFunc` with `variables`: its key, its function and its options.
+  public func queryOptions<F: QueryFunc>(_ queryFunc: F, _ variables: F.Variables) -> QueryOptions {
+    var options = QueryOptions(queryKey: QueryCacheKey<F>(variables: variables).queryKey)
+    options.queryFn = .fn { _ in try await queryFunc.run(variables) }
+    queryFunc.options.apply(to: &options)
+    return options
+  }
+
+  /// Fetches (or returns fresh cached data for) `queryFunc` with `variables` (TanStack's
+  /// `fetchQuery`).
+  ///
+  /// ```swift
+  /// let user = try await client.fetchQuery(FetchUser(), 42)
+  /// ```
+  public func fetchQuery<F: QueryFunc>(_ queryFunc: F, _ variables: F.Variables) async throws -> F.Value {
+    let key = QueryCacheKey<F>(variables: variables).queryKey
+    return try typed(try await fetchQuery(queryOptions(queryFunc, variables)), F.Value.self, key)
+  }
+
+  /// Fetches a function that takes no variables.
+  public func fetchQuery<F: QueryFunc>(_ queryFunc: F) async throws -> F.Value where F.Variables == QueryVoid {
+    try await fetchQuery(queryFunc, .value)
+  }
+
+  /// Shorthand for ``fetchQuery(_:_:)``, as SwiftQuery's examples write it.
+  public func fetch<F: QueryFunc>(_ queryFunc: F, _ variables: F.Variables) async throws -> F.Value {
+    try await fetchQuery(queryFunc, variables)
+  }
+
+  /// Fetches into the cache without throwing (TanStack's `prefetchQuery`).
+  public func prefetchQuery<F: QueryFunc>(_ queryFunc: F, _ variables: F.Variables) async {
+    await prefetchQuery(queryOptions(queryFunc, variables))
+  }
+
+  /// The cached value of `key`; throws ``QuarryError/typeMismatch(key:expected:actual:)`` if
+  /// the entry holds another type.
+  public func getQueryData<F: QueryFunc>(_ key: QueryCacheKey<F>) throws -> F.Value? {
+    try getQueryData(key.queryKey, as: F.Value.self)
+  }
+
+  /// Writes a value computed from the old one; an updater returning `nil` changes nothing, and
+  /// data of another type is never overwritten (the call throws instead).
+  ///
+  /// ```swift
+  /// try client.setQueryData(QueryCacheKey<FetchUser>(variables: 42)) { old in old ?? User(id: 42, name: "?") }
+  /// ```
+  @discardableResult
+  public func setQueryData<F: QueryFunc>(_ key: QueryCacheKey<F>, _ updater: (F.Value?) throws -> F.Value?) throws -> F.Value? {
+    try setQueryData(key.queryKey) { (old: F.Value?) in try updater(old) }
+  }
+
+  /// Marks every query under each key stale and refetches the active ones (TanStack's
+  /// `invalidateQueries`, matching by prefix).
+  public func invalidateQueries(_ keys: any CacheKeyRepresentable...) async throws {
+    try await invalidateQueries(keys)
+  }
+
+  /// Invalidates every query under each key of `keys`.
+  public func invalidateQueries(_ keys: [any CacheKeyRepresentable]) async throws {
+    for key in keys {
+      try await invalidateQueries(InvalidateQueryFilters(QueryFilters(queryKey: key.queryKey)))
+    }
+  }
+
+  /// Removes every query under each key of `keys` from the cache.
+  public func removeQueries(_ keys: any CacheKeyRepresentable...) {
+    for key in keys { removeQueries(QueryFilters(queryKey: key.queryKey)) }
+  }
+}
+
+/// `value` as `T`, or ``QuarryError/typeMismatch(key:expected:actual:)``.
+func typed<T>(_ value: any Sendable, _ type: T.Type, _ key: QueryKey) throws -> T {
+  guard let typed = value as? T else {
+    throw QuarryError.typeMismatch(key: key.queryHash, expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
+  }
+  return typed
+}

@@ -1,0 +1,66 @@
+/// Anything that names cache entries: a typed key, or all keys of one function type.
+///
+/// Used by `invalidating:` lists and by the client's typed invalidation, which matches by
+/// prefix as TanStack's `invalidateQueries({ queryKey })` does.
+public protocol CacheKeyRepresentable: Sendable {
+  /// The engine key (a prefix of every key it names).
+  var queryKey: QueryKey { get }
+}
+
+extension QueryKey: CacheKeyRepresentable {
+  /// The key itself.
+  public var queryKey: QueryKey { self }
+}
+
+/// The cache key of one ``QueryFunc`` with one set of variables (SwiftQuery's `QueryCacheKey`).
+///
+/// The engine key is the function type's ``QueryFunc/keyPrefix`` followed by the variables'
+/// JSON form (nothing for ``QueryVoid``), so two function types never collide and a prefix
+/// names every key of a type.
+///
+/// ```swift
+/// let one = QueryCacheKey<FetchUser>(variables: 42)
+/// print(one.queryKey)                    // ["QuarryExamplesTests.FetchUser",42]
+/// try await client.invalidateQueries(one)
+/// try await client.invalidateQueries(QueryCacheKey<FetchUser>.all)
+/// ```
+public struct QueryCacheKey<F: QueryFunc>: CacheKeyRepresentable, Hashable {
+  /// The variables.
+  public let variables: F.Variables
+
+  /// The key for `variables`.
+  public init(variables: F.Variables) { self.variables = variables }
+
+  /// The engine key.
+  public var queryKey: QueryKey { QueryKey(F.keyPrefix + variablesKeyParts(variables)) }
+
+  /// Every key of `F`, whatever the variables.
+  public static var all: QueryKey { QueryKey(F.keyPrefix) }
+}
+
+/// The cache key of one ``InfiniteQueryFunc`` with one set of variables. Infinite and plain
+/// queries never share keys: the prefix adds `"infinite"`.
+public struct InfiniteQueryCacheKey<F: InfiniteQueryFunc>: CacheKeyRepresentable, Hashable {
+  /// The variables.
+  public let variables: F.Variables
+
+  /// The key for `variables`.
+  public init(variables: F.Variables) { self.variables = variables }
+
+  /// The engine key.
+  public var queryKey: QueryKey { QueryKey(F.keyPrefix + ["infinite"] + variablesKeyParts(variables)) }
+
+  /// Every key of `F`, whatever the variables.
+  public static var all: QueryKey { QueryKey(F.keyPrefix + ["infinite"]) }
+}
+
+/// The key parts variables contribute: none for ``QueryVoid``, else their JSON form.
+func variablesKeyParts<V: Encodable>(_ variables: V) -> [JSONValue] {
+  if V.self == QueryVoid.self { return [] }
+  do {
+    return [try JSONValueEncoder.encode(variables)]
+  } catch {
+    // Only a throwing custom `encode(to:)` gets here; keep the key distinct and stable.
+    return [.string(String(reflecting: variables))]
+  }
+}

@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Brings engine notifications to the main actor in order, without ever blocking the thread
+/// that delivers them (no synchronous hop).
+///
+/// On the main thread a notification is applied at once (so tests on the `VirtualScheduler`,
+/// driven from the main actor, see each change exactly when the engine notifies). Elsewhere it
+/// is queued with `DispatchQueue.main.async`. Each notification carries a sequence number taken
+/// when the engine delivered it, and one older than what was already applied is dropped: the
+/// results are snapshots, so the newest one is the truth.
+final class MainActorDelivery<Value: Sendable>: Sendable {
+  // Safe by construction: `issued` and `applied` are atomics; `apply` is immutable.
+  private let issued = Atomic<UInt64>(0)
+  private let applied = Atomic<UInt64>(0)
+  private let apply: @MainActor @Sendable (Value) -> Void
+
+  init(_ apply: @escaping @MainActor @Sendable (Value) -> Void) { self.apply = apply }
+
+  /// Called by the engine listener (on any thread).
+  func deliver(_ value: Value) {
+    let number = issued.add(1, ordering: .relaxed).newValue
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { applyIfNewest(number, value) }
+    } else {
+      DispatchQueue.main.async { MainActor.assumeIsolated { self.applyIfNewest(number, value) } }
+    }
+  }
+
+  @MainActor private func applyIfNewest(_ number: UInt64, _ value: Value) {
+    guard number > applied.load(ordering: .relaxed) else { return }
+    applied.store(number, ordering: .relaxed)
+    apply(value)
+  }
+}
+
+/// Ends an engine subscription when the model that owns it goes away.
+final class Subscription: @unchecked Sendable {
+  // Safe: `cancel` is guarded by `lock` (an NSLock, which the thread sanitizer understands).
+  private let lock = NSLock()
+  private var cancel: (@Sendable () -> Void)?
+
+  /// Ends the current subscription (outside the lock) and keeps `unsubscribe` instead.
+  func replace(with unsubscribe: (@Sendable () -> Void)?) {
+    let old: (@Sendable () -> Void)? = lock.withLock {
+      defer { cancel = unsubscribe }
+      return cancel
+    }
+    old?()
+  }
+
+  deinit { cancel?() }
+}
