@@ -105,7 +105,7 @@ public final class QueryClient: @unchecked Sendable {
     engine.lock.sync {
       let options = defaultQueryOptions(QueryOptions(queryKey: queryKey))
       let previous = queryCache.get(options.queryHash!)?.stateStorage.data
-      guard let data = updater(previous), !isUndefined(data) else { return nil }
+      guard let data = updater(previous), !isUndefined(unboxed(data)) else { return nil }
       return queryCache.build(self, options).setData(data, updatedAt: updatedAt, manual: true).value
     }
   }

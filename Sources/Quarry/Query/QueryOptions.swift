@@ -29,10 +29,20 @@ public struct QueryOptions: Sendable {
   public var enabled: QueryBoolOption?
   /// Transforms the data an observer reports.
   public var select: SelectFunction?
-  /// Data shown while pending, never cached.
-  public var placeholderData: PlaceholderDataOption?
-  /// Data the query starts with, cached.
-  public var initialData: InitialDataOption?
+  /// Data shown while pending, never cached. A value is boxed once, so it is one object wherever
+  /// these options go (JavaScript passes the same reference).
+  public var placeholderData: PlaceholderDataOption? {
+    didSet {
+      if case .value(let v)? = placeholderData, !(v is DataBox) { placeholderData = .value(DataBox(v)) }
+    }
+  }
+  /// Data the query starts with, cached. A value is boxed once, so every query built from these
+  /// options starts with the same object (JavaScript passes the same reference).
+  public var initialData: InitialDataOption? {
+    didSet {
+      if case .value(let v)? = initialData, !(v is DataBox) { initialData = .value(DataBox(v)) }
+    }
+  }
   /// When the initial data was fetched, in ms.
   public var initialDataUpdatedAt: Double?
   /// Refetch when an observer subscribes.
@@ -240,7 +250,7 @@ public enum PlaceholderDataOption: Sendable, Equatable {
   /// Equal values, or the same function.
   public static func == (a: PlaceholderDataOption, b: PlaceholderDataOption) -> Bool {
     switch (a, b) {
-    case (.value(let x), .value(let y)): return valuesEqual(x, y)
+    case (.value(let x), .value(let y)): return sameData(boxed(x), boxed(y))
     case (.function(let x), .function(let y)): return x === y
     default: return false
     }
@@ -257,7 +267,7 @@ public enum InitialDataOption: Sendable, Equatable {
   /// Equal values, or the same function.
   public static func == (a: InitialDataOption, b: InitialDataOption) -> Bool {
     switch (a, b) {
-    case (.value(let x), .value(let y)): return !isContainer(x) && valuesEqual(x, y)
+    case (.value(let x), .value(let y)): return sameData(boxed(x), boxed(y))
     case (.function(let x), .function(let y)): return x === y
     default: return false
     }

@@ -13,6 +13,10 @@ struct OptionsDecoder {
   /// Data from a fixture: JSON, with `{"$undefined":true}` as `undefined` (`nil`).
   func data(_ value: JSONValue) -> JSONValue? { fixtureValue(value) }
 
+  /// Fixture data decoded once into one object: every use hands the engine the same box, as a
+  /// JavaScript value or `() => V` hands out the same reference. `nil` is `undefined`.
+  func sharedData(_ value: JSONValue?) -> DataBox? { value.flatMap(data).map { DataBox($0) } }
+
   func number(_ value: JSONValue, _ path: String) throws -> Double {
     switch value {
     case .number(let n): return n
@@ -115,7 +119,7 @@ struct OptionsDecoder {
           switch r.name {
           case "previousData": options.placeholderData = .function(FunctionBox { @Sendable previous, _ in previous })
           case "const":
-            let c = r.args["value"].flatMap(data)
+            let c = sharedData(r.args["value"])
             options.placeholderData = .function(FunctionBox { @Sendable _, _ in c })
           default: throw fail(p, "expected a placeholderData recipe")
           }
@@ -125,7 +129,7 @@ struct OptionsDecoder {
       case "initialData":
         if let r = recipe(v) {
           guard r.name == "const" else { throw fail(p, "expected a const recipe") }
-          let c = r.args["value"].flatMap(data)
+          let c = sharedData(r.args["value"])
           options.initialData = .function(FunctionBox { @Sendable in c })
         } else if let d = data(v) {
           options.initialData = .value(d)
@@ -214,8 +218,8 @@ struct OptionsDecoder {
       guard case .string(let message)? = r.args["message"] else { throw fail(p, "expected a message") }
       return SelectFunction { _ in throw ScriptError(message: message) }
     case "const":
-      let c = r.args["value"].flatMap(data)
-      return SelectFunction { _ in c as JSONValue? }
+      let c = sharedData(r.args["value"])
+      return SelectFunction { _ in c ?? (nil as JSONValue?) }
     default: throw fail(p, "expected a select recipe")
     }
   }
@@ -223,7 +227,7 @@ struct OptionsDecoder {
   /// A `setQueryData` value or updater.
   func updater(data dataValue: JSONValue?, updater updaterValue: JSONValue?, _ p: String) throws -> @Sendable ((any Sendable)?) -> (any Sendable)? {
     if let dataValue {
-      let d = data(dataValue)
+      let d = sharedData(dataValue)
       return { _ in d }
     }
     guard let r = recipe(updaterValue) else { throw fail("\(p).updater", "expected an updater recipe") }
@@ -242,7 +246,7 @@ struct OptionsDecoder {
       }
     case "undefined": return { _ in nil }
     case "const":
-      let c = r.args["value"].flatMap(data)
+      let c = sharedData(r.args["value"])
       return { _ in c }
     default: throw fail("\(p).updater", "expected an updater recipe")
     }
