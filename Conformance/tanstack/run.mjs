@@ -521,6 +521,7 @@ const OPS = {
   setFocused: { record: null },
   setOnline: { record: null },
   expect: { record: null },
+  tick: { record: null },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -865,6 +866,32 @@ class Run {
       }
       case 'expect':
         return this.decodeExpect(a, p, names)
+      case 'tick': {
+        // Several operations in one tick: no jobs run between them.
+        if (!Array.isArray(a) || a.length === 0) fail(p, 'expected a non-empty array of steps (each one operation and an optional "as")')
+        const inner = a.map((step, j) => {
+          const ip = `${p}[${j}]`
+          expectObject(step, ip, null, 'a step object')
+          if ('at' in step) fail(`${ip}.at`, 'no "at" inside a tick: its operations run at the tick step\'s time')
+          const ops = Object.keys(step).filter((k) => k !== 'as')
+          for (const k of ops) if (!(k in OPS)) fail(`${ip}.${k}`, `unknown operation; expected one of ${Object.keys(OPS).join(', ')}`)
+          if (ops.length !== 1) fail(ip, `expected exactly one operation member, found ${ops.length}`)
+          if (ops[0] === 'tick') fail(`${ip}.tick`, 'a tick inside a tick; list its operations in the outer tick')
+          if ('as' in step) {
+            if (typeof step.as !== 'string' || step.as.length === 0) fail(`${ip}.as`, 'expected a handle name')
+            if (!OPS[ops[0]].record) fail(`${ip}.as`, `${ops[0]} records nothing, so it takes no "as"`)
+            if (names) {
+              if (names.handles.has(step.as)) fail(`${ip}.as`, `handle "${step.as}" is already used`)
+              names.handles.set(step.as, ops[0])
+            }
+          }
+          const sub = { op: ops[0], args: step[ops[0]], at: s.at, as: step.as, path: `${ip}.${ops[0]}` }
+          return { sub, perform: this.decodeStep(sub, names) }
+        })
+        return () => {
+          for (const { sub, perform } of inner) this.record(sub, perform())
+        }
+      }
     }
     throw new Error(`unhandled operation ${op}`)
   }
@@ -985,6 +1012,32 @@ class Run {
     }
   }
 
+  // Records what a performed step returned: a settle handler attached at once, or a return event.
+  record(s, out) {
+    const record = OPS[s.op].record
+    if (record === 'settle') {
+      const handle = s.as
+      const hd = { status: 'pending', value: undefined, error: undefined }
+      if (handle !== undefined) this.handles.set(handle, hd)
+      const promise = out && typeof out.then === 'function' ? out : Promise.resolve(out)
+      promise.then(
+        (v) => {
+          hd.status = 'fulfilled'
+          hd.value = s.op === 'refetch' ? resultOf(v) : v
+          if (handle !== undefined) this.emit({ ev: 'settle', handle, value: hd.value })
+        },
+        (e) => {
+          hd.status = 'rejected'
+          hd.error = e instanceof Error ? e.message : e
+          if (handle !== undefined) this.emit({ ev: 'settle', handle, error: hd.error })
+        },
+      )
+    } else if (record === 'return' && s.as !== undefined) {
+      this.handles.set(s.as, { status: 'returned', value: out })
+      this.emit({ ev: 'return', handle: s.as, value: out })
+    }
+  }
+
   async replay() {
     const { lib } = this
     const defaultOptions = this.fx.client?.defaultOptions
@@ -1007,35 +1060,12 @@ class Run {
         await advanceTo(this, s.at)
         if (this.unexpected) break
         this.stepIndex = i
-        let out
         try {
-          out = perform()
+          this.record(s, perform())
         } catch (e) {
           if (e instanceof FixtureError) throw e
           this.unexpected = `step ${i} (${s.op}, t=${this.now}) threw: ${errorText(e)}`
           break
-        }
-        const record = OPS[s.op].record
-        if (record === 'settle') {
-          const handle = s.as
-          const hd = { status: 'pending', value: undefined, error: undefined }
-          if (handle !== undefined) this.handles.set(handle, hd)
-          const promise = out && typeof out.then === 'function' ? out : Promise.resolve(out)
-          promise.then(
-            (v) => {
-              hd.status = 'fulfilled'
-              hd.value = s.op === 'refetch' ? resultOf(v) : v
-              if (handle !== undefined) this.emit({ ev: 'settle', handle, value: hd.value })
-            },
-            (e) => {
-              hd.status = 'rejected'
-              hd.error = e instanceof Error ? e.message : e
-              if (handle !== undefined) this.emit({ ev: 'settle', handle, error: hd.error })
-            },
-          )
-        } else if (record === 'return' && s.as !== undefined) {
-          this.handles.set(s.as, { status: 'returned', value: out })
-          this.emit({ ev: 'return', handle: s.as, value: out })
         }
       }
       if (!this.unexpected) await advanceTo(this, this.now)

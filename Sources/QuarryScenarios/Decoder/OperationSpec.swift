@@ -18,6 +18,8 @@ struct OperationSpec: Sendable {
     case members([Argument])
     /// The arguments are checks.
     case checks
+    /// The argument is an array of steps performed with no draining between them (`tick`).
+    case substeps
   }
 
   /// One argument member.
@@ -120,6 +122,7 @@ struct OperationSpec: Sendable {
     "setFocused": OperationSpec(shape: .members([arg("focused", .value(.oneOf([.bool, .undefined])))]), records: .nothing),
     "setOnline": OperationSpec(shape: .members([arg("online", .value(.bool))]), records: .nothing),
     "expect": OperationSpec(shape: .checks, records: .nothing),
+    "tick": OperationSpec(shape: .substeps, records: .nothing),
   ]
 
   /// The rule for each query option's value.

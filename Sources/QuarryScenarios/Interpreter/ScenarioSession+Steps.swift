@@ -21,7 +21,7 @@ extension ScenarioSession {
   }
 
   func perform(_ step: Step) throws {
-    let a = try ArgumentReader(step.arguments, file: scenario.file, path: step.path)
+    let a = try ArgumentReader(step.operation == "tick" ? Optional<JSONValue>.none : step.arguments, file: scenario.file, path: step.path)
     let p = step.path
     let h = step.handle
     let json: @Sendable ((any Sendable)?) -> JSONValue? = { TraceValues.json($0) }
@@ -111,6 +111,9 @@ extension ScenarioSession {
       client.onlineManager.setOnline(try a.bool("online"))
     case "expect":
       try check(a)
+    case "tick":
+      // One tick: no jobs run between these operations.
+      for substep in step.substeps { try perform(substep) }
     default:
       throw a.fail(nil, "unknown operation \(step.operation)")
     }

@@ -63,18 +63,24 @@ public struct Step: Sendable {
   public var arguments: JSONValue
   /// The handle name from `as`, if any.
   public var handle: String?
+  /// The operations of a `tick` step, performed one after another with no draining between them.
+  public var substeps: [Step]
+  /// The JSON path of the step object, e.g. `steps[3]` or `steps[3].tick[1]`.
+  public var location: String
 
   /// Creates a step.
-  public init(index: Int, at: Int?, operation: String, arguments: JSONValue, handle: String?) {
+  public init(index: Int, at: Int?, operation: String, arguments: JSONValue, handle: String?, substeps: [Step] = [], location: String? = nil) {
     self.index = index
     self.at = at
     self.operation = operation
     self.arguments = arguments
     self.handle = handle
+    self.substeps = substeps
+    self.location = location ?? "steps[\(index)]"
   }
 
   /// The JSON path of this step's arguments, e.g. `steps[3].fetchQuery`.
-  public var path: String { "steps[\(index)].\(operation)" }
+  public var path: String { "\(location).\(operation)" }
 }
 
 /// A fixture that cannot be replayed: where it is wrong and what was expected.
