@@ -904,7 +904,8 @@ class Run {
   }
 
   decodeExpect(a, p, names) {
-    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize'])
+    const lib = this.lib
+    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData'])
     const checks = [] // each () => failure message or undefined
     const cmp = (what, expected, actual) =>
       show(expected) === show(actual) ? undefined : `${what}: expected ${show(expected)}, got ${show(actual)}`
@@ -999,6 +1000,34 @@ class Run {
         const wantValue = decodeData(want, hp)
         checks.push(() => cmp(`returned.${h}`, wantValue, this.handles.get(h).value))
       }
+    }
+    if ('sameData' in a) {
+      if (!Array.isArray(a.sameData)) fail(`${p}.sameData`, 'expected an array of {"a": ref, "b": ref, "same": true|false}')
+      a.sameData.forEach((pair, i) => {
+        const ip = `${p}.sameData[${i}]`
+        expectObject(pair, ip, ['a', 'b', 'same'])
+        if (typeof pair.same !== 'boolean') fail(`${ip}.same`, 'expected true or false')
+        const ref = (side) => {
+          const r = pair[side]
+          const rp = `${ip}.${side}`
+          expectObject(r, rp, ['observer', 'query'], '{"observer": name} or {"query": key}')
+          if (Object.keys(r).length !== 1) fail(rp, 'expected exactly one of "observer" and "query"')
+          if ('observer' in r) {
+            needObserver(r.observer, `${rp}.observer`)
+            return { label: `observer ${r.observer}'s data`, get: () => this.observers.get(r.observer).observer.getCurrentResult().data }
+          }
+          if (!Array.isArray(r.query)) fail(`${rp}.query`, 'expected a query key (an array)')
+          const key = decodeData(r.query, `${rp}.query`)
+          return { label: `query ${lib.hashKey(key)}'s data`, get: () => this.client.getQueryCache().find({ queryKey: key, exact: true })?.state.data }
+        }
+        const x = ref('a')
+        const y = ref('b')
+        checks.push(() =>
+          (x.get() === y.get()) === pair.same
+            ? undefined
+            : `sameData[${i}]: expected ${x.label} and ${y.label} to be ${pair.same ? 'the same object' : 'different objects'}`,
+        )
+      })
     }
     if ('cacheSize' in a) {
       if (!isInt(a.cacheSize) || a.cacheSize < 0) fail(`${p}.cacheSize`, 'expected a non-negative integer')

@@ -4,7 +4,7 @@ public struct QueryObserverResult: Sendable {
   public var status: QueryStatus
   /// The fetch status.
   public var fetchStatus: FetchStatus
-  var dataBox: DataBox?
+  package var dataBox: DataBox?
   /// The (selected or placeholder) data.
   public var data: (any Sendable)? { dataBox?.value }
   /// When the data was written, in ms.

@@ -29,6 +29,9 @@ func boxed(_ value: any Sendable) -> DataBox { value as? DataBox ?? DataBox(valu
 func unboxed(_ value: any Sendable) -> any Sendable { (value as? DataBox)?.value ?? value }
 
 /// JavaScript's `===` on data: the same box, or equal primitives; `nil` is `undefined`.
+package func sameDataObject(_ a: DataBox?, _ b: DataBox?) -> Bool { sameData(a, b) }
+
+/// JavaScript's `===` on data (``sameDataObject(_:_:)``).
 func sameData(_ a: DataBox?, _ b: DataBox?) -> Bool {
   switch (a, b) {
   case (nil, nil): return true

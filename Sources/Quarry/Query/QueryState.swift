@@ -1,6 +1,6 @@
 /// A snapshot of a query's state (TanStack's `QueryState`).
 public struct QueryState: Sendable {
-  var dataBox: DataBox?
+  package var dataBox: DataBox?
   /// The cached data, if any.
   public var data: (any Sendable)? { dataBox?.value }
   /// How many times data was written.

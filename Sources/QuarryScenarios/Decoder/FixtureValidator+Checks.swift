@@ -63,10 +63,35 @@ extension FixtureValidator {
           try checkHandle(name, records: .value, handlePath)
           try checkData(returned[name]!, handlePath)
         }
+      case "sameData":
+        guard case .array(let items) = checkValue else {
+          throw fail(checkPath, #"expected an array of {"a": ref, "b": ref, "same": true|false}, found \#(found(checkValue))"#)
+        }
+        for (index, item) in items.enumerated() {
+          let itemPath = JSONPath.element(checkPath, index)
+          let members = try object(item, itemPath, #"{"a": ref, "b": ref, "same": true|false}"#)
+          try onlyMembers(members, ["a", "b", "same"], itemPath, "sameData member")
+          for side in ["a", "b"] {
+            let sidePath = JSONPath.member(itemPath, side)
+            guard let ref = members[side] else { throw fail(sidePath, #"missing; expected {"observer": name} or {"query": key}"#) }
+            try checkDataRef(ref, sidePath)
+          }
+          guard let same = members["same"] else { throw fail(JSONPath.member(itemPath, "same"), "missing; expected true or false") }
+          try check(same, .bool, JSONPath.member(itemPath, "same"))
+        }
       default:  // cacheSize
         _ = try integer(checkValue, min: 0, checkPath)
       }
     }
+  }
+
+  /// Checks a data reference of `sameData`: `{"observer": name}` or `{"query": key}`.
+  func checkDataRef(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let members = try object(value, path, #"{"observer": name} or {"query": key}"#)
+    try onlyMembers(members, ["observer", "query"], path, "data reference")
+    guard members.count == 1 else { throw fail(path, #"expected exactly one of "observer" and "query""#) }
+    if let observer = members["observer"] { try checkObserver(observer, JSONPath.member(path, "observer")) }
+    if let key = members["query"] { try check(key, .queryKey, JSONPath.member(path, "query")) }
   }
 
   /// Checks one `query` check: `{queryKey, ...state fields}` or `{queryKey, "exists": false}`.

@@ -82,9 +82,33 @@ extension ScenarioSession {
         compare("returned.\(handle)", want, v)
       }
     }
+    if case .array(let pairs)? = a["sameData"] {
+      for (i, pair) in pairs.enumerated() {
+        let r = try ArgumentReader(pair, file: scenario.file, path: "\(a.path).sameData[\(i)]")
+        let same = try r.bool("same")
+        let (x, xLabel) = try dataRef(r, "a")
+        let (y, yLabel) = try dataRef(r, "b")
+        if sameDataObject(x, y) != same {
+          messages.append("sameData[\(i)]: expected \(xLabel) and \(yLabel) to be \(same ? "the same object" : "different objects")")
+        }
+      }
+    }
     if let size = a["cacheSize"] {
       compare("cacheSize", size, .number(Double(client.queryCache.getAll().count)))
     }
     for m in messages { failures.append("step \(stepIndex) (t=\(TraceValues.show(.number(now)))): \(m)") }
+  }
+}
+
+extension ScenarioSession {
+  /// The data a `sameData` reference names, with a label for messages.
+  func dataRef(_ r: ArgumentReader, _ side: String) throws -> (DataBox?, String) {
+    let ref = try ArgumentReader(r[side], file: scenario.file, path: "\(r.path).\(side)")
+    if ref.has("observer") {
+      let (name, entry) = try observerEntry(ref)
+      return (entry.observer.getCurrentResult().dataBox, "observer \(name)'s data")
+    }
+    let key = try ref.queryKey("query")
+    return (client.queryCache.find(QueryFilters(queryKey: key, exact: true))?.state.dataBox, "query \(key.queryHash)'s data")
   }
 }
