@@ -446,7 +446,7 @@ function decodeDefaultOptions(v, jpath, run) {
 // Fixture structure
 
 const TOP_MEMBERS = ['format', 'id', 'title', 'source', 'client', 'functions', 'steps']
-const OUTCOME_MEMBERS = ['after', 'return', 'throw', 'readSignal', 'times']
+const OUTCOME_MEMBERS = ['after', 'return', 'throw', 'reject', 'throwSync', 'readSignal', 'onAbort', 'times']
 
 function validateTop(fx, fileId, area) {
   expectObject(fx, '$', TOP_MEMBERS, 'a fixture object')
@@ -469,7 +469,12 @@ function validateTop(fx, fileId, area) {
       outcomes.forEach((o, i) => {
         const op = `${p}[${i}]`
         expectObject(o, op, OUTCOME_MEMBERS, 'an outcome object')
-        if (('return' in o) === ('throw' in o)) fail(op, 'expected exactly one of "return" and "throw"')
+        const kinds = ['return', 'throw', 'reject', 'throwSync'].filter((k) => k in o)
+        if (kinds.length !== 1) fail(op, 'expected exactly one of "return", "throw", "reject" and "throwSync"')
+        if ('throwSync' in o && typeof o.throwSync !== 'string') fail(`${op}.throwSync`, 'expected an error message string')
+        if ('throwSync' in o && 'after' in o) fail(`${op}.after`, 'no "after" with "throwSync": it throws when called')
+        if ('reject' in o) decodeData(o.reject, `${op}.reject`)
+        if ('onAbort' in o && typeof o.onAbort !== 'boolean') fail(`${op}.onAbort`, 'expected a boolean')
         if ('after' in o && !(isInt(o.after) && o.after >= 0)) fail(`${op}.after`, 'expected a non-negative integer (ms)')
         if ('throw' in o && typeof o.throw !== 'string') fail(`${op}.throw`, 'expected an error message string')
         if ('readSignal' in o && typeof o.readSignal !== 'boolean') fail(`${op}.readSignal`, 'expected a boolean')
@@ -479,8 +484,8 @@ function validateTop(fx, fileId, area) {
         if ('return' in o) {
           if (isRecipe(o.return)) {
             expectObject(o.return, `${op}.return`, ['$fn'], 'a return recipe')
-            if (!['queryKey', 'pageParam', 'callCount'].includes(o.return.$fn)) {
-              fail(`${op}.return.$fn`, 'expected "queryKey", "pageParam" or "callCount"')
+            if (!['queryKey', 'pageParam', 'callCount', 'context'].includes(o.return.$fn)) {
+              fail(`${op}.return.$fn`, 'expected "queryKey", "pageParam", "callCount" or "context"')
             }
           } else decodeData(o.return, `${op}.return`)
         }
@@ -593,6 +598,7 @@ class Run {
     this.observers = new Map() // name -> {observer, unsubscribe, notifications}
     this.observerNames = new Map() // observer -> name
     this.handles = new Map() // name -> {kind, status, value, error}
+    this.signals = new Map() // "fn#n" -> the abort signal of a call that read it
     this.stepIndex = -1
     for (const [name, outcomes] of Object.entries(fx.functions ?? {})) this.addScript(name, outcomes)
   }
@@ -629,12 +635,21 @@ class Run {
       }
       const o = outcomes[script.cursor]
       script.used++
-      if (o.readSignal) void context.signal
+      if (o.readSignal || o.onAbort) {
+        const signal = context.signal
+        run.signals.set(`${name}#${n}`, signal)
+        if (o.onAbort) signal.addEventListener('abort', () => run.emit({ ev: 'abort', fn: name, n }))
+      }
+      if ('throwSync' in o) throw new Error(o.throwSync)
       const settle = () => {
         if ('throw' in o) throw new Error(o.throw)
+        if ('reject' in o) throw decodeData(o.reject, 'reject') // not an Error
         if (isRecipe(o.return)) {
           if (o.return.$fn === 'queryKey') return structuredClone(context.queryKey)
           if (o.return.$fn === 'pageParam') return pageParam
+          if (o.return.$fn === 'context') {
+            return { queryKey: structuredClone(context.queryKey), meta: context.meta, client: context.client === run.client }
+          }
           return n
         }
         return decodeData(o.return, 'return') // a fresh copy per call
@@ -905,7 +920,7 @@ class Run {
 
   decodeExpect(a, p, names) {
     const lib = this.lib
-    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData'])
+    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData', 'aborted'])
     const checks = [] // each () => failure message or undefined
     const cmp = (what, expected, actual) =>
       show(expected) === show(actual) ? undefined : `${what}: expected ${show(expected)}, got ${show(actual)}`
@@ -999,6 +1014,23 @@ class Run {
         if (names && OPS[names.handles.get(h)].record !== 'return') fail(hp, `handle "${h}" is a promise; use "settled"`)
         const wantValue = decodeData(want, hp)
         checks.push(() => cmp(`returned.${h}`, wantValue, this.handles.get(h).value))
+      }
+    }
+    if ('aborted' in a) {
+      expectObject(a.aborted, `${p}.aborted`)
+      for (const [fn, calls] of Object.entries(a.aborted)) {
+        const fp = `${p}.aborted.${fn}`
+        if (!this.scripts.has(fn)) fail(fp, 'expected the name of a function in "functions"')
+        expectObject(calls, fp, null, 'an object mapping call numbers to true or false')
+        for (const [call, want] of Object.entries(calls)) {
+          if (!/^[1-9]\d*$/.test(call)) fail(`${fp}.${call}`, 'expected a call number (1, 2, ...) as the member name')
+          if (typeof want !== 'boolean') fail(`${fp}.${call}`, 'expected a boolean')
+          checks.push(() => {
+            const signal = this.signals.get(`${fn}#${call}`)
+            if (!signal) return `aborted.${fn}.${call}: call ${call} of ${fn} did not read its signal`
+            return cmp(`aborted.${fn}.${call}`, want, signal.aborted)
+          })
+        }
       }
     }
     if ('sameData' in a) {

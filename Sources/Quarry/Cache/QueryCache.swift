@@ -45,6 +45,7 @@ public final class QueryCache: @unchecked Sendable {
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options),
       defaultOptions: client.getQueryDefaults(queryKey), state: state)
+    query.client = client
     add(query)
     return query
   }

@@ -10,6 +10,8 @@ public final class Query: @unchecked Sendable {
   public let queryHash: String
   let engine: Engine
   unowned let cache: QueryCache
+  /// The client that built the query (passed to query functions); weak, as the client owns the cache.
+  weak var client: QueryClient?
   var optionsStorage: QueryOptions
   var stateStorage: QueryState
   var initialState: QueryState

@@ -79,6 +79,21 @@ extension FixtureValidator {
           guard let same = members["same"] else { throw fail(JSONPath.member(itemPath, "same"), "missing; expected true or false") }
           try check(same, .bool, JSONPath.member(itemPath, "same"))
         }
+      case "aborted":
+        let functions = try object(checkValue, checkPath, "an object mapping function names to {call number: aborted}")
+        for name in functions.keys.sorted() {
+          let namePath = JSONPath.member(checkPath, name)
+          guard functionNames.contains(name) else {
+            throw fail(namePath, "expected a function declared in \"functions\" (declared: \(functionNames.joined(separator: ", ")))")
+          }
+          let calls = try object(functions[name]!, namePath, "an object mapping call numbers to true or false")
+          for call in calls.keys.sorted() {
+            guard let n = Int(call), n >= 1, String(n) == call else {
+              throw fail(JSONPath.member(namePath, call), "expected a call number (1, 2, ...) as the member name")
+            }
+            try check(calls[call]!, .bool, JSONPath.member(namePath, call))
+          }
+        }
       default:  // cacheSize
         _ = try integer(checkValue, min: 0, checkPath)
       }

@@ -4,7 +4,7 @@ public enum FixtureVocabulary {
   public static let topLevelMembers = ["format", "id", "title", "source", "client", "functions", "steps"]
 
   /// The members of a scripted outcome.
-  public static let outcomeMembers = ["after", "return", "throw", "readSignal", "times"]
+  public static let outcomeMembers = ["after", "return", "throw", "reject", "throwSync", "readSignal", "onAbort", "times"]
 
   /// TanStack's query option names a fixture may use.
   public static let queryOptions = [
@@ -27,7 +27,7 @@ public enum FixtureVocabulary {
   public static let refetchOptions = ["cancelRefetch", "throwOnError"]
 
   /// The check names of an `expect` step.
-  public static let checks = ["calls", "query", "queries", "result", "notifications", "settled", "returned", "cacheSize", "sameData"]
+  public static let checks = ["calls", "query", "queries", "result", "notifications", "settled", "returned", "cacheSize", "sameData", "aborted"]
 
   /// TanStack's query state field names (the `query` check also takes `queryKey` and `exists`).
   public static let queryStateFields = [
@@ -48,7 +48,7 @@ public enum FixtureVocabulary {
     "const": ["value"], "identity": [], "countCalls": [], "pluck": ["key"], "length": [], "throw": ["message"],
     "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"],
     "increment": ["by"], "append": ["value"], "undefined": [],
-    "queryKey": [], "pageParam": [], "callCount": [],
+    "queryKey": [], "pageParam": [], "callCount": [], "context": [],
   ]
 
   /// The `queryFn` value that stands for TanStack's `skipToken`.

@@ -82,6 +82,18 @@ extension ScenarioSession {
         compare("returned.\(handle)", want, v)
       }
     }
+    if let aborted = try a.nested("aborted") {
+      for (name, calls) in aborted.members.sorted(by: { $0.key < $1.key }) {
+        guard case .object(let byCall) = calls else { throw aborted.fail(name, "expected {call number: true or false}") }
+        for (call, want) in byCall.sorted(by: { $0.key < $1.key }) {
+          guard let n = Int(call), let signal = signals[name]?[n] else {
+            messages.append("aborted.\(name).\(call): call \(call) of \(name) did not read its signal")
+            continue
+          }
+          compare("aborted.\(name).\(call)", want, .bool(signal.isAborted))
+        }
+      }
+    }
     if case .array(let pairs)? = a["sameData"] {
       for (i, pair) in pairs.enumerated() {
         let r = try ArgumentReader(pair, file: scenario.file, path: "\(a.path).sameData[\(i)]")

@@ -34,6 +34,8 @@ final class ScenarioSession: @unchecked Sendable {
   var handles: [String: Handle] = [:]
   var observers: [String: ObserverEntry] = [:]
   var observerNames: [ObjectIdentifier: String] = [:]
+  /// The abort signals of calls that read theirs, by function name and call number.
+  var signals: [String: [Int: AbortSignal]] = [:]
   var stepIndex = -1
   lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
 
@@ -58,15 +60,28 @@ final class ScenarioSession: @unchecked Sendable {
     let fn = QueryFunction { [unowned self] context in
       let outcome = self.call(name, context)
       guard let outcome else { throw ScriptError(message: "script exhausted: \(name)") }
-      if outcome.readSignal { _ = context.signal }
+      let n = self.scripts[name]!.calls
+      if outcome.readSignal || outcome.onAbort {
+        let signal = context.signal
+        self.signals[name, default: [:]][n] = signal
+        if outcome.onAbort {
+          signal.onAbort { [unowned self] in self.emit(["ev": "abort", "fn": .string(name), "n": .number(Double(n))]) }
+        }
+      }
+      if case .syncError(let message) = outcome.result { throw ScriptError(message: message) }
       if let after = outcome.after { await self.scheduler.sleep(Double(after)) }
       switch outcome.result {
-      case .error(let message): throw ScriptError(message: message)
+      case .error(let message), .syncError(let message): throw ScriptError(message: message)
+      case .rejection(let value): throw ScriptRejection(value: fixtureValue(value) ?? .null)
       case .value(let v):
         if let r = recipe(v) {
           switch r.name {
           case "queryKey": return context.queryKey.jsonValue
           case "pageParam": return context.pageParam as JSONValue?
+          case "context":
+            var members: [String: JSONValue] = ["queryKey": context.queryKey.jsonValue, "client": .bool(context.client === self.client)]
+            if let meta = context.meta { members["meta"] = meta }
+            return JSONValue.object(members)
           default: return JSONValue.number(Double(self.scripts[name]!.calls))
           }
         }

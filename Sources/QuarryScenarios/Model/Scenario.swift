@@ -32,6 +32,10 @@ public struct Outcome: Sendable, Equatable {
     case value(JSONValue)
     /// Reject with an `Error` of this message.
     case error(String)
+    /// Reject with this value, which is not an `Error` (`reject`).
+    case rejection(JSONValue)
+    /// Throw an `Error` of this message when called, before returning a promise (`throwSync`).
+    case syncError(String)
   }
   /// Virtual delay in ms; `nil` resolves without a timer.
   public var after: Int?
@@ -41,13 +45,16 @@ public struct Outcome: Sendable, Equatable {
   public var readSignal: Bool
   /// How many calls this outcome serves; `nil` means forever.
   public var times: Int?
+  /// Whether the function listens to its signal's `abort` event (which reads the signal).
+  public var onAbort: Bool
 
   /// Creates an outcome.
-  public init(after: Int?, result: Result, readSignal: Bool = false, times: Int? = 1) {
+  public init(after: Int?, result: Result, readSignal: Bool = false, times: Int? = 1, onAbort: Bool = false) {
     self.after = after
     self.result = result
     self.readSignal = readSignal
     self.times = times
+    self.onAbort = onAbort
   }
 }
 
