@@ -220,6 +220,8 @@ const RECIPE_PLACES = {
   linear: ['retryDelay'],
   previousData: ['placeholderData'],
   keyIncludes: ['predicate'],
+  stateIs: ['predicate'],
+  dataBelow: ['enabled', 'staleTime', 'refetchInterval'],
   increment: ['updater'],
   append: ['updater'],
   undefined: ['updater'],
@@ -299,6 +301,21 @@ function decodeRecipe(v, jpath, place) {
       if (!('value' in v)) fail(`${jpath}.value`, 'expected a value')
       const value = decodeData(v.value, `${jpath}.value`)
       return (q) => q.queryKey.some((e) => deepEqual(e, value))
+    }
+    case 'stateIs': {
+      params(['field', 'value'])
+      const field = need('field', (f) => STATE_FIELDS.includes(f), `a query state field (${STATE_FIELDS.join(', ')})`)
+      if (!('value' in v)) fail(`${jpath}.value`, 'expected a value')
+      const value = decodeData(v.value, `${jpath}.value`)
+      return (q) => deepEqual(stateOf(q.state)[field], value)
+    }
+    case 'dataBelow': {
+      params(['n', 'then', 'else'])
+      const n = need('n', (x) => typeof x === 'number', 'a number')
+      for (const k of ['then', 'else']) if (!(k in v)) fail(`${jpath}.${k}`, 'expected a value')
+      const yes = decodeOptionValue(v.then, `${jpath}.then`, place)
+      const no = decodeOptionValue(v.else, `${jpath}.else`, place)
+      return (query) => ((query.state.data ?? 0) < n ? yes : no)
     }
     case 'increment': {
       params(['by'])

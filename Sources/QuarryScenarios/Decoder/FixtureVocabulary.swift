@@ -46,7 +46,7 @@ public enum FixtureVocabulary {
   /// The `$fn` recipes and the parameter members each one takes.
   public static let recipeParameters: [String: [String]] = [
     "const": ["value"], "identity": [], "countCalls": [], "pluck": ["key"], "length": [], "throw": ["message"],
-    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"],
+    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"], "stateIs": ["field", "value"], "dataBelow": ["n", "then", "else"],
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [], "context": [],
   ]

@@ -131,11 +131,11 @@ struct OperationSpec: Sendable {
     return [
       "queryKey": .queryKey,
       "queryFn": .oneOf([.functionName, .undefined]),
-      "staleTime": .oneOf([.milliseconds, .literal("Infinity"), .literal("static"), .constRecipe, .undefined]),
+      "staleTime": .oneOf([.milliseconds, .literal("Infinity"), .literal("static"), .recipes(["const", "dataBelow"]), .undefined]),
       "gcTime": .oneOf([.milliseconds, .literal("Infinity"), .constRecipe, .undefined]),
       "retry": .oneOf([.bool, .integer(min: 0), .literal("Infinity"), .recipes(["failureCountLessThan", "const"]), .undefined]),
       "retryDelay": .oneOf([.milliseconds, .recipes(["linear", "const"]), .undefined]),
-      "enabled": .oneOf([.bool, .constRecipe, .undefined]),
+      "enabled": .oneOf([.bool, .recipes(["const", "dataBelow"]), .undefined]),
       "select": .oneOf([.recipes(["identity", "countCalls", "pluck", "length", "throw", "const"]), .undefined]),
       "placeholderData": .oneOf([.recipes(["previousData", "const"]), .data]),
       "initialData": .oneOf([.constRecipe, .data]),
@@ -143,7 +143,7 @@ struct OperationSpec: Sendable {
       "refetchOnMount": refetchOn,
       "refetchOnWindowFocus": refetchOn,
       "refetchOnReconnect": refetchOn,
-      "refetchInterval": .oneOf([.milliseconds, .falseValue, .constRecipe, .undefined]),
+      "refetchInterval": .oneOf([.milliseconds, .falseValue, .recipes(["const", "dataBelow"]), .undefined]),
       "refetchIntervalInBackground": .oneOf([.bool, .undefined]),
       "notifyOnChangeProps": .oneOf([.array(.string), .literal("all"), .constRecipe, .undefined]),
       "structuralSharing": .oneOf([.bool, .undefined]),
@@ -169,7 +169,7 @@ struct OperationSpec: Sendable {
     "type": .oneOf([.literal("active"), .literal("inactive"), .literal("all")]),
     "stale": .bool,
     "fetchStatus": .oneOf([.literal("fetching"), .literal("paused"), .literal("idle")]),
-    "predicate": .recipes(["keyIncludes", "const"]),
+    "predicate": .recipes(["keyIncludes", "stateIs", "const"]),
     "refetchType": .oneOf([.literal("active"), .literal("inactive"), .literal("all"), .literal("none")]),
   ]
 }

@@ -66,7 +66,9 @@ struct OptionsDecoder {
           options.queryFn = .function(fn)
         }
       case "staleTime":
-        if let c = try constValue(v, p) {
+        if let choice = try dataBelow(v, p, { try staleTime($0, $1) }) {
+          options.staleTime = .function(FunctionBox { @Sendable query in choice(query) })
+        } else if let c = try constValue(v, p) {
           let st = try staleTime(c, p)
           options.staleTime = .function(FunctionBox { @Sendable _ in st })
         } else {
@@ -105,7 +107,12 @@ struct OptionsDecoder {
         options.networkMode = mode
       case "enabled", "retryOnMount":
         let option: QueryBoolOption
-        if let c = try constValue(v, p) {
+        if name == "enabled", let choice = try dataBelow(v, p, { value, path in
+          guard case .bool(let b) = value else { throw fail(path, "expected a boolean") }
+          return b
+        }) {
+          option = .function(FunctionBox { @Sendable query in choice(query) })
+        } else if let c = try constValue(v, p) {
           guard case .bool(let b) = c else { throw fail(p, "expected a boolean") }
           option = .function(FunctionBox { @Sendable _ in b })
         } else {
@@ -151,7 +158,9 @@ struct OptionsDecoder {
         default: options.refetchOnReconnect = option
         }
       case "refetchInterval":
-        if let c = try constValue(v, p) {
+        if let choice = try dataBelow(v, p, { value, path in value == .bool(false) ? nil : try number(value, path) }) {
+          options.refetchInterval = .function(FunctionBox { @Sendable query in choice(query) })
+        } else if let c = try constValue(v, p) {
           let ms: Double? = c == .bool(false) ? nil : try number(c, p)
           options.refetchInterval = .function(FunctionBox { @Sendable _ in ms })
         } else if v == .bool(false) {
@@ -185,6 +194,27 @@ struct OptionsDecoder {
       }
     }
     return options
+  }
+
+  /// A `dataBelow` recipe: `query => (query.state.data ?? 0) < n ? then : else`, with `then` and
+  /// `else` decoded by `decode`; `nil` when `value` is not one.
+  func dataBelow<T: Sendable>(_ value: JSONValue, _ path: String, _ decode: (JSONValue, String) throws -> T) throws -> (@Sendable (Query) -> T)? {
+    guard let r = recipe(value), r.name == "dataBelow" else { return nil }
+    guard case .number(let n)? = r.args["n"], let thenValue = r.args["then"], let elseValue = r.args["else"] else {
+      throw fail(path, "expected a dataBelow recipe with n, then and else")
+    }
+    let yes = try decode(thenValue, "\(path).then")
+    let no = try decode(elseValue, "\(path).else")
+    return { query in
+      // JavaScript's `(data ?? 0) < n`: undefined and null count as 0, other non-numbers compare false.
+      let data: Double
+      switch query.state.data as? JSONValue {
+      case nil, .null?: data = 0
+      case .number(let x)?: data = x
+      default: data = .nan
+      }
+      return data < n ? yes : no
+    }
   }
 
   func select(_ v: JSONValue, _ p: String) throws -> SelectFunction {
@@ -277,6 +307,11 @@ struct OptionsDecoder {
         guard case .string(let s) = v, let st = FetchStatus(rawValue: s) else { throw fail(p, "expected fetching, paused or idle") }
         f.fetchStatus = st
       case "predicate":
+        if let r = recipe(v), r.name == "stateIs", case .string(let field)? = r.args["field"] {
+          let wanted = TraceValues.show(fixtureValue(r.args["value"]))
+          f.predicate = { query in TraceValues.show(TraceValues.state(query.state)[field]) == wanted }
+          continue
+        }
         guard let r = recipe(v), r.name == "keyIncludes", let needle = r.args["value"] else { throw fail(p, "expected a keyIncludes recipe") }
         f.predicate = { query in query.queryKey.parts.contains(needle) }
       case "refetchType":
