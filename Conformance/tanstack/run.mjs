@@ -477,7 +477,13 @@ function validateTop(fx, fileId, area) {
     fail('title', 'expected a title string of 1 to 80 characters')
   }
   if ('source' in fx && typeof fx.source !== 'string') fail('source', 'expected a string')
-  if ('client' in fx) expectObject(fx.client, 'client', ['defaultOptions'])
+  if ('client' in fx) {
+    expectObject(fx.client, 'client', ['defaultOptions', 'queryCache'])
+    if ('queryCache' in fx.client) {
+      expectObject(fx.client.queryCache, 'client.queryCache', ['onSuccess', 'onError', 'onSettled'])
+      for (const [k, v] of Object.entries(fx.client.queryCache)) if (v !== true) fail(`client.queryCache.${k}`, 'expected true')
+    }
+  }
   if ('functions' in fx) {
     expectObject(fx.functions, 'functions', null, 'an object of scripted functions')
     for (const [name, outcomes] of Object.entries(fx.functions)) {
@@ -544,6 +550,7 @@ const OPS = {
   setOnline: { record: null },
   expect: { record: null },
   tick: { record: null },
+  subscribeCache: { record: null },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -616,6 +623,7 @@ class Run {
     this.observerNames = new Map() // observer -> name
     this.handles = new Map() // name -> {kind, status, value, error}
     this.signals = new Map() // "fn#n" -> the abort signal of a call that read it
+    this.cacheActors = [] // unsubscribe functions of subscribeCache listeners
     this.stepIndex = -1
     for (const [name, outcomes] of Object.entries(fx.functions ?? {})) this.addScript(name, outcomes)
   }
@@ -900,15 +908,55 @@ class Run {
         return this.decodeExpect(a, p, names)
       case 'tick': {
         // Several operations in one tick: no jobs run between them.
+        const inner = this.decodeInner(a, p, s.at, names)
+        return () => {
+          for (const { sub, perform } of inner) this.record(sub, perform())
+        }
+      }
+      case 'subscribeCache': {
+        // A cache subscriber that acts: performs `then` inside the listener for matching events.
+        expectObject(a, p, ['when', 'then', 'times'])
+        const when = expectObject(a.when, `${p}.when`, ['type', 'action', 'queryKey'])
+        const types = ['added', 'removed', 'updated', 'observerAdded', 'observerRemoved', 'observerResultsUpdated', 'observerOptionsUpdated']
+        if (!types.includes(when.type)) fail(`${p}.when.type`, `expected one of ${types.join(', ')}`)
+        if ('action' in when && typeof when.action !== 'string') fail(`${p}.when.action`, 'expected an action type')
+        if ('queryKey' in when && !Array.isArray(when.queryKey)) fail(`${p}.when.queryKey`, 'expected a query key (an array)')
+        const whenHash = 'queryKey' in when ? lib.hashKey(decodeData(when.queryKey, `${p}.when.queryKey`)) : undefined
+        const times = a.times ?? 1
+        if (!isInt(times) || times < 1) fail(`${p}.times`, 'expected a positive integer')
+        const inner = this.decodeInner(a.then, `${p}.then`, s.at, names)
+        return () => {
+          let left = times
+          this.cacheActors.push(
+            this.client.getQueryCache().subscribe((event) => {
+              if (left <= 0 || event.type !== when.type) return
+              if (when.action !== undefined && event.action?.type !== when.action) return
+              if (whenHash !== undefined && event.query.queryHash !== whenHash) return
+              left--
+              try {
+                for (const { sub, perform } of inner) this.record(sub, perform())
+              } catch (e) {
+                this.unexpected ??= `a cache subscriber's step threw at t=${this.now}: ${errorText(e)}`
+              }
+            }),
+          )
+        }
+      }
+    }
+    throw new Error(`unhandled operation ${op}`)
+  }
+
+  // The steps of a tick or of a cache subscriber: each one operation and an optional "as".
+  decodeInner(a, p, at, names) {
         if (!Array.isArray(a) || a.length === 0) fail(p, 'expected a non-empty array of steps (each one operation and an optional "as")')
-        const inner = a.map((step, j) => {
+        return a.map((step, j) => {
           const ip = `${p}[${j}]`
           expectObject(step, ip, null, 'a step object')
           if ('at' in step) fail(`${ip}.at`, 'no "at" inside a tick: its operations run at the tick step\'s time')
           const ops = Object.keys(step).filter((k) => k !== 'as')
           for (const k of ops) if (!(k in OPS)) fail(`${ip}.${k}`, `unknown operation; expected one of ${Object.keys(OPS).join(', ')}`)
           if (ops.length !== 1) fail(ip, `expected exactly one operation member, found ${ops.length}`)
-          if (ops[0] === 'tick') fail(`${ip}.tick`, 'a tick inside a tick; list its operations in the outer tick')
+          if (ops[0] === 'tick' || ops[0] === 'subscribeCache') fail(`${ip}.${ops[0]}`, `no ${ops[0]} inside a tick or a cache subscriber`)
           if ('as' in step) {
             if (typeof step.as !== 'string' || step.as.length === 0) fail(`${ip}.as`, 'expected a handle name')
             if (!OPS[ops[0]].record) fail(`${ip}.as`, `${ops[0]} records nothing, so it takes no "as"`)
@@ -917,15 +965,9 @@ class Run {
               names.handles.set(step.as, ops[0])
             }
           }
-          const sub = { op: ops[0], args: step[ops[0]], at: s.at, as: step.as, path: `${ip}.${ops[0]}` }
+          const sub = { op: ops[0], args: step[ops[0]], at, as: step.as, path: `${ip}.${ops[0]}` }
           return { sub, perform: this.decodeStep(sub, names) }
         })
-        return () => {
-          for (const { sub, perform } of inner) this.record(sub, perform())
-        }
-      }
-    }
-    throw new Error(`unhandled operation ${op}`)
   }
 
   subscribeObserver(name, entry) {
@@ -1119,9 +1161,23 @@ class Run {
   async replay() {
     const { lib } = this
     const defaultOptions = this.fx.client?.defaultOptions
-    this.client = new lib.QueryClient(
-      defaultOptions ? { defaultOptions: decodeDefaultOptions(defaultOptions, 'client.defaultOptions', this) } : {},
-    )
+    const config = defaultOptions ? { defaultOptions: decodeDefaultOptions(defaultOptions, 'client.defaultOptions', this) } : {}
+    const callbacks = this.fx.client?.queryCache
+    if (callbacks) {
+      // QueryCache callbacks write `cacheCallback` events.
+      const on = (callback, data, error, query) => {
+        const ev = { ev: 'cacheCallback', callback, key: query.queryHash }
+        if (callback !== 'onError') ev.data = data
+        if (callback !== 'onSuccess') ev.error = error ?? null
+        this.emit(ev)
+      }
+      const cacheConfig = {}
+      if (callbacks.onSuccess) cacheConfig.onSuccess = (data, query) => on('onSuccess', data, undefined, query)
+      if (callbacks.onError) cacheConfig.onError = (error, query) => on('onError', undefined, error, query)
+      if (callbacks.onSettled) cacheConfig.onSettled = (data, error, query) => on('onSettled', data, error, query)
+      config.queryCache = new lib.QueryCache(cacheConfig)
+    }
+    this.client = new lib.QueryClient(config)
     this.client.mount()
     const unsubscribeCache = this.client.getQueryCache().subscribe((event) => {
       const ev = { ev: 'cache', type: event.type, key: event.query.queryHash }
@@ -1153,6 +1209,7 @@ class Run {
         }
       }
     } finally {
+      for (const unsubscribe of this.cacheActors) unsubscribe()
       unsubscribeCache()
       for (const { observer } of this.observers.values()) observer.destroy()
       this.client.clear()

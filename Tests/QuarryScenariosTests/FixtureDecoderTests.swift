@@ -63,7 +63,7 @@ struct BrokenFixture: Sendable, CustomTestStringConvertible {
     BrokenFixture(name: "source not string", text: BrokenFixture.with(steps: "[]", extra: #""source":1,"#), path: "source", expected: "a string"),
     BrokenFixture(name: "steps missing", text: #"{"format":1,"id":"dedup-001","title":"t"}"#, path: "steps", expected: "missing"),
     BrokenFixture(name: "steps empty", text: BrokenFixture.with(steps: "[]"), path: "steps", expected: "non-empty array of steps"),
-    BrokenFixture(name: "client member", text: BrokenFixture.with(steps: #"[{"clear":{}}]"#, extra: #""client":{"queryCache":1},"#), path: "client.queryCache", expected: "unknown client member"),
+    BrokenFixture(name: "client member", text: BrokenFixture.with(steps: #"[{"clear":{}}]"#, extra: #""client":{"mutationCache":1},"#), path: "client.mutationCache", expected: "unknown client member"),
     BrokenFixture(name: "client default option", text: BrokenFixture.with(steps: #"[{"clear":{}}]"#, extra: #""client":{"defaultOptions":{"queries":{"stale":1}}},"#), path: "client.defaultOptions.queries.stale", expected: "unknown query option \"stale\"; allowed: queryKey, queryFn"),
     BrokenFixture(name: "mutation default option", text: BrokenFixture.with(steps: #"[{"clear":{}}]"#, extra: #""client":{"defaultOptions":{"mutations":{"mutationFn":1}}},"#), path: "client.defaultOptions.mutations.mutationFn", expected: "unknown mutation option"),
     BrokenFixture(name: "functions not object", text: BrokenFixture.with(steps: "[]", functions: "[]"), path: "functions", expected: "an object mapping function names"),

@@ -48,7 +48,14 @@ extension FixtureValidator {
   /// Checks `client`: `{"defaultOptions": {"queries": {...}, "mutations": {...}}}`.
   func checkClient(_ value: JSONValue) throws(FixtureError) {
     let client = try object(value, "client", "an object with \"defaultOptions\"")
-    try onlyMembers(client, ["defaultOptions"], "client", "client member")
+    try onlyMembers(client, ["defaultOptions", "queryCache"], "client", "client member")
+    if let callbacksValue = client["queryCache"] {
+      let callbacks = try object(callbacksValue, "client.queryCache", "an object of QueryCache callbacks")
+      try onlyMembers(callbacks, ["onSuccess", "onError", "onSettled"], "client.queryCache", "QueryCache callback")
+      for key in callbacks.keys.sorted() where callbacks[key] != .bool(true) {
+        throw fail(JSONPath.member("client.queryCache", key), "expected true, found \(found(callbacks[key]!))")
+      }
+    }
     guard let defaultsValue = client["defaultOptions"] else { return }
     let path = "client.defaultOptions"
     let defaults = try object(defaultsValue, path, "an object with \"queries\" and/or \"mutations\"")

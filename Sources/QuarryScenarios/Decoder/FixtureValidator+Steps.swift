@@ -46,13 +46,20 @@ extension FixtureValidator {
     let argumentsPath = JSONPath.member(path, operation)
     let arguments = members[operation]!
     if case .substeps = spec.shape {
-      guard tick == nil else { throw fail(argumentsPath, "a tick inside a tick; list its operations in the outer tick") }
-      guard case .array(let items) = arguments, !items.isEmpty else {
-        throw fail(argumentsPath, "expected a non-empty array of steps (each one operation and an optional \"as\")")
+      guard tick == nil else { throw fail(argumentsPath, "no \(operation) inside a tick or a cache subscriber") }
+      var list = arguments
+      var listPath = argumentsPath
+      if operation == "subscribeCache" {
+        try checkCacheSubscriber(arguments, argumentsPath)
+        list = arguments["then"] ?? .null
+        listPath = JSONPath.member(argumentsPath, "then")
+      }
+      guard case .array(let items) = list, !items.isEmpty else {
+        throw fail(listPath, "expected a non-empty array of steps (each one operation and an optional \"as\")")
       }
       var substeps: [Step] = []
       for (i, item) in items.enumerated() {
-        substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: JSONPath.element(argumentsPath, i)))
+        substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: JSONPath.element(listPath, i)))
       }
       return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: path)
     }
@@ -116,6 +123,23 @@ extension FixtureValidator {
       }
       if let declared { observers[declared] = step }
     }
+  }
+
+  /// Checks `subscribeCache`'s `when` and `times` (its `then` steps are decoded as steps).
+  func checkCacheSubscriber(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let members = try object(value, path, #"{"when": {...}, "then": [steps], "times": n}"#)
+    try onlyMembers(members, ["when", "then", "times"], path, "subscribeCache member")
+    let whenPath = JSONPath.member(path, "when")
+    guard let whenValue = members["when"] else { throw fail(whenPath, "missing; expected {\"type\": event type, ...}") }
+    let when = try object(whenValue, whenPath, "an object: type, action, queryKey")
+    try onlyMembers(when, ["type", "action", "queryKey"], whenPath, "event filter")
+    let types = ["added", "removed", "updated", "observerAdded", "observerRemoved", "observerResultsUpdated", "observerOptionsUpdated"]
+    guard case .string(let type)? = when["type"], types.contains(type) else {
+      throw fail(JSONPath.member(whenPath, "type"), "expected a cache event type: \(types.joined(separator: ", "))")
+    }
+    if let action = when["action"] { try check(action, .string, JSONPath.member(whenPath, "action")) }
+    if let key = when["queryKey"] { try check(key, .queryKey, JSONPath.member(whenPath, "queryKey")) }
+    if let times = members["times"] { _ = try integer(times, min: 1, JSONPath.member(path, "times")) }
   }
 
   /// Checks a reference to an observer declared by an earlier `observe` or `createObserver`.

@@ -123,6 +123,7 @@ struct OperationSpec: Sendable {
     "setOnline": OperationSpec(shape: .members([arg("online", .value(.bool))]), records: .nothing),
     "expect": OperationSpec(shape: .checks, records: .nothing),
     "tick": OperationSpec(shape: .substeps, records: .nothing),
+    "subscribeCache": OperationSpec(shape: .substeps, records: .nothing),
   ]
 
   /// The rule for each query option's value.

@@ -22,6 +22,7 @@ extension ScenarioSession {
 
   func perform(_ step: Step) throws {
     let a = try ArgumentReader(step.operation == "tick" ? Optional<JSONValue>.none : step.arguments, file: scenario.file, path: step.path)
+    if step.operation == "subscribeCache" { return try subscribeCache(step, a) }
     let p = step.path
     let h = step.handle
     let json: @Sendable ((any Sendable)?) -> JSONValue? = { TraceValues.json($0) }
@@ -119,3 +120,28 @@ extension ScenarioSession {
     }
   }
 }
+
+extension ScenarioSession {
+  /// `subscribeCache`: a cache listener that performs `then` for matching events, `times` times.
+  func subscribeCache(_ step: Step, _ a: ArgumentReader) throws {
+    let when = try a.nested("when")!
+    let type = try when.string("type")
+    let action = when.has("action") ? try when.string("action") : nil
+    let hash = when.has("queryKey") ? try when.queryKey().queryHash : nil
+    let times = a.has("times") ? Int(try a.number("times")) : 1
+    let matches = CallCounter()
+    let unsubscribe = client.queryCache.subscribe { [unowned self] event in
+      guard event.type == type else { return }
+      if let action, event.action?.type != action { return }
+      if let hash, event.query.queryHash != hash { return }
+      guard matches.next() <= times else { return }
+      do {
+        for substep in step.substeps { try perform(substep) }
+      } catch {
+        failures.append("a cache subscriber's step threw at t=\(TraceValues.show(.number(now))): \(error)")
+      }
+    }
+    cacheActors.append(unsubscribe)
+  }
+}
+

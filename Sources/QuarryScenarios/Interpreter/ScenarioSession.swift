@@ -36,6 +36,8 @@ final class ScenarioSession: @unchecked Sendable {
   var observerNames: [ObjectIdentifier: String] = [:]
   /// The abort signals of calls that read theirs, by function name and call number.
   var signals: [String: [Int: AbortSignal]] = [:]
+  /// The unsubscribe functions of `subscribeCache` listeners.
+  var cacheActors: [@Sendable () -> Void] = []
   var stepIndex = -1
   lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
 
@@ -136,7 +138,7 @@ final class ScenarioSession: @unchecked Sendable {
         defaults.queries = try decoder.queryOptions(queries, "client.defaultOptions.queries")
       }
     }
-    client = QueryClient(scheduler: scheduler, defaultOptions: defaults)
+    client = QueryClient(scheduler: scheduler, defaultOptions: defaults, queryCacheConfig: try cacheCallbacks())
     // The environment both runners replay in: explicitly focused and online.
     client.focusManager.setFocused(true)
     client.onlineManager.setOnline(true)
@@ -148,6 +150,7 @@ final class ScenarioSession: @unchecked Sendable {
       emit(ev)
     }
     defer {
+      for unsubscribe in cacheActors { unsubscribe() }
       unsubscribeCache()
       for entry in observers.values { entry.observer.destroy() }
       client.clear()
@@ -200,3 +203,36 @@ final class ScenarioSession: @unchecked Sendable {
     emit(ev)
   }
 }
+
+extension ScenarioSession {
+  /// `client.queryCache`: QueryCache callbacks that write `cacheCallback` events.
+  func cacheCallbacks() throws -> QueryCache.Config {
+    var config = QueryCache.Config()
+    guard case .object(let callbacks)? = scenario.client?["queryCache"] else { return config }
+    if callbacks["onSuccess"] == .bool(true) {
+      config.onSuccess = { [unowned self] data, query in
+        self.cacheCallback("onSuccess", data, nil, query, withData: true, withError: false)
+      }
+    }
+    if callbacks["onError"] == .bool(true) {
+      config.onError = { [unowned self] error, query in
+        self.cacheCallback("onError", nil, error, query, withData: false, withError: true)
+      }
+    }
+    if callbacks["onSettled"] == .bool(true) {
+      config.onSettled = { [unowned self] data, error, query in
+        self.cacheCallback("onSettled", data, error, query, withData: true, withError: true)
+      }
+    }
+    return config
+  }
+
+  /// Writes a `cacheCallback` event.
+  func cacheCallback(_ callback: String, _ data: (any Sendable)?, _ error: (any Error)?, _ query: Query, withData: Bool, withError: Bool) {
+    var ev: [String: JSONValue] = ["ev": "cacheCallback", "callback": .string(callback), "key": .string(query.queryHash)]
+    if withData, let data = TraceValues.json(data) { ev["data"] = data }
+    if withError { ev["error"] = TraceValues.errorText(error) }
+    emit(ev)
+  }
+}
+
