@@ -841,7 +841,7 @@ class Run {
         const o = decodeQueryOptions(a.options, `${p}.options`, this, { requireKey: true })
         return () => {
           const observer = new lib.QueryObserver(client(), o)
-          const entry = { observer, unsubscribe: undefined, notifications: 0 }
+          const entry = { observer, subs: new Map(), notifications: 0, received: [] }
           this.observers.set(n, entry)
           this.observerNames.set(observer, n)
           if (op === 'createObserver') return undefined
@@ -850,23 +850,26 @@ class Run {
         }
       }
       case 'subscribe': {
-        expectObject(a, p, ['observer'])
+        expectObject(a, p, ['observer', 'listener', 'unsubscribeAfter'])
         const n = obsName(a)
+        if ('listener' in a && typeof a.listener !== 'string') fail(`${p}.listener`, 'expected a listener name')
+        if ('unsubscribeAfter' in a && !(isInt(a.unsubscribeAfter) && a.unsubscribeAfter >= 1)) fail(`${p}.unsubscribeAfter`, 'expected a positive integer')
+        const listener = a.listener ?? ''
         return () => {
           const entry = this.observers.get(n)
-          if (entry.unsubscribe) fail(`${p}.observer`, `observer "${n}" is already subscribed`)
-          this.subscribeObserver(n, entry)
+          if (entry.subs.has(listener)) fail(`${p}.observer`, `observer "${n}" is already subscribed`)
+          this.subscribeObserver(n, entry, listener, a.unsubscribeAfter)
         }
       }
       case 'unsubscribe': {
-        expectObject(a, p, ['observer'])
+        expectObject(a, p, ['observer', 'listener'])
         const n = obsName(a)
+        if ('listener' in a && typeof a.listener !== 'string') fail(`${p}.listener`, 'expected a listener name')
+        const listener = a.listener ?? ''
         return () => {
           const entry = this.observers.get(n)
-          if (!entry.unsubscribe) fail(`${p}.observer`, `observer "${n}" is not subscribed`)
-          const u = entry.unsubscribe
-          entry.unsubscribe = undefined
-          u()
+          if (!entry.subs.has(listener)) fail(`${p}.observer`, `observer "${n}" is not subscribed`)
+          this.dropListener(entry, listener)
         }
       }
       case 'setOptions': {
@@ -970,16 +973,42 @@ class Run {
         })
   }
 
-  subscribeObserver(name, entry) {
-    entry.unsubscribe = entry.observer.subscribe((result) => {
-      entry.notifications++
-      this.emit({ ev: 'result', observer: name, result: resultOf(result) })
+  // Subscribes a listener ('' is the observer's default one); with `unsubscribeAfter`, the listener
+  // unsubscribes itself on that call (once `subscribe` has returned its function).
+  subscribeObserver(name, entry, listener = '', unsubscribeAfter = undefined) {
+    let calls = 0
+    let installed = false
+    let requested = false
+    const unsubscribe = entry.observer.subscribe((result) => {
+      calls++
+      const written = resultOf(result)
+      if (listener === '') {
+        entry.notifications++
+        entry.received.push(written)
+      }
+      const ev = { ev: 'result', observer: name, result: written }
+      if (listener !== '') ev.listener = listener
+      this.emit(ev)
+      if (calls === unsubscribeAfter) {
+        if (installed) this.dropListener(entry, listener)
+        else requested = true
+      }
     })
+    entry.subs.set(listener, unsubscribe)
+    installed = true
+    if (requested) this.dropListener(entry, listener)
+  }
+
+  dropListener(entry, listener) {
+    const unsubscribe = entry.subs.get(listener)
+    if (!unsubscribe) return
+    entry.subs.delete(listener)
+    unsubscribe()
   }
 
   decodeExpect(a, p, names) {
     const lib = this.lib
-    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData', 'aborted'])
+    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData', 'aborted', 'received'])
     const checks = [] // each () => failure message or undefined
     const cmp = (what, expected, actual) =>
       show(expected) === show(actual) ? undefined : `${what}: expected ${show(expected)}, got ${show(actual)}`
@@ -1032,6 +1061,29 @@ class Run {
           for (const k of Object.keys(expected)) {
             const m = cmp(`result.${n}.${k}`, expected[k], r[k])
             if (m) return m
+          }
+          return undefined
+        })
+      }
+    }
+    if ('received' in a) {
+      expectObject(a.received, `${p}.received`)
+      for (const [n, list] of Object.entries(a.received)) {
+        const np = `${p}.received.${n}`
+        needObserver(n, np)
+        if (!Array.isArray(list)) fail(np, 'expected an array of result fields')
+        const expected = list.map((item, i) => {
+          expectObject(item, `${np}[${i}]`, RESULT_FIELDS, 'result fields (an object)')
+          return Object.fromEntries(Object.keys(item).map((k) => [k, decodeData(item[k], `${np}[${i}].${k}`)]))
+        })
+        checks.push(() => {
+          const got = this.observers.get(n).received
+          if (got.length !== expected.length) return `received.${n}: expected ${expected.length} results, got ${got.length}`
+          for (let i = 0; i < expected.length; i++) {
+            for (const k of Object.keys(expected[i])) {
+              const m = cmp(`received.${n}[${i}].${k}`, expected[i][k], got[i][k])
+              if (m) return m
+            }
           }
           return undefined
         })
@@ -1129,6 +1181,7 @@ class Run {
         const m = c()
         if (m) this.failures.push(`step ${this.stepIndex} (t=${this.now}): ${m}`)
       }
+      for (const entry of this.observers.values()) entry.received = []
     }
   }
 

@@ -33,6 +33,21 @@ extension FixtureValidator {
           try onlyMembers(fields, FixtureVocabulary.resultFields, observerPath, "result field")
           for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(observerPath, field)) }
         }
+      case "received":
+        let lists = try object(checkValue, checkPath, "an object mapping observer names to lists of result fields")
+        for name in lists.keys.sorted() {
+          let observerPath = JSONPath.member(checkPath, name)
+          try checkObserverName(name, observerPath)
+          guard case .array(let items) = lists[name]! else {
+            throw fail(observerPath, "expected an array of result fields, found \(found(lists[name]!))")
+          }
+          for (index, item) in items.enumerated() {
+            let itemPath = JSONPath.element(observerPath, index)
+            let fields = try object(item, itemPath, "an object of result fields")
+            try onlyMembers(fields, FixtureVocabulary.resultFields, itemPath, "result field")
+            for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(itemPath, field)) }
+          }
+        }
       case "notifications":
         let counts = try object(checkValue, checkPath, "an object mapping observer names to listener call counts")
         for name in counts.keys.sorted() {

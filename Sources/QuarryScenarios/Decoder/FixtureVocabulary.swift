@@ -27,7 +27,7 @@ public enum FixtureVocabulary {
   public static let refetchOptions = ["cancelRefetch", "throwOnError"]
 
   /// The check names of an `expect` step.
-  public static let checks = ["calls", "query", "queries", "result", "notifications", "settled", "returned", "cacheSize", "sameData", "aborted"]
+  public static let checks = ["calls", "query", "queries", "result", "notifications", "settled", "returned", "cacheSize", "sameData", "aborted", "received"]
 
   /// TanStack's query state field names (the `query` check also takes `queryKey` and `exists`).
   public static let queryStateFields = [

@@ -107,8 +107,14 @@ struct OperationSpec: Sendable {
     "createObserver": OperationSpec(
       shape: .members([arg("observer", .declareObserver), arg("options", .queryOptions(requireKey: true))]),
       records: .nothing),
-    "subscribe": OperationSpec(shape: .members([arg("observer", .observer)]), records: .nothing),
-    "unsubscribe": OperationSpec(shape: .members([arg("observer", .observer)]), records: .nothing),
+    "subscribe": OperationSpec(
+      shape: .members([
+        arg("observer", .observer), arg("listener", .value(.string), required: false),
+        arg("unsubscribeAfter", .value(.integer(min: 1)), required: false),
+      ]),
+      records: .nothing),
+    "unsubscribe": OperationSpec(
+      shape: .members([arg("observer", .observer), arg("listener", .value(.string), required: false)]), records: .nothing),
     "setOptions": OperationSpec(
       shape: .members([arg("observer", .observer), arg("options", .queryOptions(requireKey: true))]),
       records: .nothing),

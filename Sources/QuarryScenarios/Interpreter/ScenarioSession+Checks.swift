@@ -49,6 +49,23 @@ extension ScenarioSession {
         }
       }
     }
+    if let received = try a.nested("received") {
+      for (name, list) in received.members.sorted(by: { $0.key < $1.key }) {
+        guard let entry = observers[name] else { throw received.fail(name, "expected the name of an observer created earlier") }
+        guard case .array(let items) = list else { throw received.fail(name, "expected an array of result fields") }
+        if items.count != entry.received.count {
+          messages.append("received.\(name): expected \(items.count) results, got \(entry.received.count)")
+          continue
+        }
+        for (i, item) in items.enumerated() {
+          guard case .object(let fields) = item else { throw received.fail(name, "expected result fields (an object)") }
+          let actual = entry.received[i].objectValue ?? [:]
+          for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+            compare("received.\(name)[\(i)].\(field)", value, actual[field])
+          }
+        }
+      }
+    }
     if let counts = try a.nested("notifications") {
       for (name, n) in counts.members.sorted(by: { $0.key < $1.key }) {
         guard let entry = observers[name] else { throw counts.fail(name, "expected the name of an observer created earlier") }
@@ -108,6 +125,7 @@ extension ScenarioSession {
     if let size = a["cacheSize"] {
       compare("cacheSize", size, .number(Double(client.queryCache.getAll().count)))
     }
+    for name in observers.keys { observers[name]!.received = [] }
     for m in messages { failures.append("step \(stepIndex) (t=\(TraceValues.show(.number(now)))): \(m)") }
   }
 }

@@ -21,8 +21,12 @@ final class ScenarioSession: @unchecked Sendable {
 
   struct ObserverEntry {
     var observer: QueryObserver
-    var unsubscribe: (@Sendable () -> Void)?
+    /// Unsubscribe functions by listener name (`""` is the default listener).
+    var subs: [String: @Sendable () -> Void] = [:]
+    /// Calls of the default listener.
     var notifications = 0
+    /// The results the default listener received since the previous `expect` step.
+    var received: [JSONValue] = []
   }
 
   let scenario: Scenario
