@@ -222,6 +222,7 @@ const RECIPE_PLACES = {
   keyIncludes: ['predicate'],
   stateIs: ['predicate'],
   dataBelow: ['enabled', 'staleTime', 'refetchInterval'],
+  joinKey: ['queryKeyHashFn'],
   increment: ['updater'],
   append: ['updater'],
   undefined: ['updater'],
@@ -317,6 +318,11 @@ function decodeRecipe(v, jpath, place) {
       const no = decodeOptionValue(v.else, `${jpath}.else`, place)
       return (query) => ((query.state.data ?? 0) < n ? yes : no)
     }
+    case 'joinKey': {
+      params(['separator'])
+      const separator = need('separator', (x) => typeof x === 'string', 'a separator string')
+      return (queryKey) => queryKey.join(separator)
+    }
     case 'increment': {
       params(['by'])
       const by = need('by', (x) => typeof x === 'number', 'a number')
@@ -376,6 +382,14 @@ const QUERY_OPTIONS = {
     return decodeData(v, p)
   },
   retryOnMount: (v, p) => checkOpt(v, p, 'retryOnMount', (x) => typeof x === 'boolean', 'a boolean'),
+  queryHash: (v, p) => {
+    if (typeof v !== 'string') fail(p, 'expected a string')
+    return v
+  },
+  queryKeyHashFn: (v, p) => {
+    if (!isRecipe(v)) fail(p, 'expected a joinKey recipe')
+    return decodeRecipe(v, p, 'queryKeyHashFn')
+  },
 }
 
 function checkOpt(v, p, place, ok, what) {

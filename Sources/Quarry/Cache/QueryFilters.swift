@@ -46,7 +46,7 @@ public struct QueryFilters: Sendable {
   public func matches(_ query: Query) -> Bool {
     if let queryKey {
       if exact == true {
-        if query.queryHash != queryKey.queryHash { return false }
+        if query.queryHash != hashQueryKeyByOptions(queryKey, query.options) { return false }
       } else if !partialMatchKey(query.queryKey, queryKey) {
         return false
       }

@@ -13,6 +13,8 @@ public struct QueryOptions: Sendable {
   public var queryKey: QueryKey?
   /// The key's hash; computed from `queryKey` when absent.
   public var queryHash: String?
+  /// Hashes the key instead of TanStack's `hashKey` (TanStack's `queryKeyHashFn`).
+  public var queryKeyHashFn: FunctionBox<@Sendable (QueryKey) -> String>?
   /// The query function, or `skipToken`.
   public var queryFn: QueryFnOption?
   /// How long data stays fresh (default 0).
@@ -76,6 +78,7 @@ public struct QueryOptions: Sendable {
     var r = self
     r.queryKey = queryKey ?? base.queryKey
     r.queryHash = queryHash ?? base.queryHash
+    r.queryKeyHashFn = queryKeyHashFn ?? base.queryKeyHashFn
     r.queryFn = queryFn ?? base.queryFn
     r.staleTime = staleTime ?? base.staleTime
     r.gcTime = gcTime ?? base.gcTime
@@ -106,6 +109,7 @@ public struct QueryOptions: Sendable {
   /// carries fresh ones in JavaScript.
   func isShallowEqual(to o: QueryOptions) -> Bool {
     (queryKey == nil && o.queryKey == nil) && queryHash == o.queryHash && QueryFnOption.identical(queryFn, o.queryFn)
+      && queryKeyHashFn === o.queryKeyHashFn
       && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
       && networkMode == o.networkMode && enabled == o.enabled && select === o.select
       && placeholderData == o.placeholderData && initialData == o.initialData
@@ -299,3 +303,9 @@ func identityEqual(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
   default: return a == b
   }
 }
+
+/// TanStack's `hashQueryKeyByOptions`: the options' `queryKeyHashFn`, or `hashKey`.
+func hashQueryKeyByOptions(_ queryKey: QueryKey, _ options: QueryOptions?) -> String {
+  options?.queryKeyHashFn?.call(queryKey) ?? queryKey.queryHash
+}
+

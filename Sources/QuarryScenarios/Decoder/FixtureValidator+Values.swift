@@ -110,7 +110,7 @@ extension FixtureValidator {
       }
       switch (name, parameter) {
       case ("pluck", _): try check(argument, .oneOf([.string, .integer(min: 0)]), parameterPath)
-      case ("throw", _): try check(argument, .string, parameterPath)
+      case ("throw", _), ("joinKey", _): try check(argument, .string, parameterPath)
       case ("failureCountLessThan", _): try check(argument, .integer(min: 0), parameterPath)
       case ("linear", _): try check(argument, .number(min: 0), parameterPath)
       case ("increment", _), ("dataBelow", "n"): try check(argument, .anyNumber, parameterPath)

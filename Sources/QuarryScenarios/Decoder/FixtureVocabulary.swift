@@ -12,6 +12,7 @@ public enum FixtureVocabulary {
     "placeholderData", "initialData", "initialDataUpdatedAt", "refetchOnMount",
     "refetchOnWindowFocus", "refetchOnReconnect", "refetchInterval", "refetchIntervalInBackground",
     "notifyOnChangeProps", "structuralSharing", "networkMode", "meta", "retryOnMount",
+    "queryHash", "queryKeyHashFn",
   ]
 
   /// The mutation option names accepted in `client.defaultOptions.mutations`.
@@ -46,7 +47,7 @@ public enum FixtureVocabulary {
   /// The `$fn` recipes and the parameter members each one takes.
   public static let recipeParameters: [String: [String]] = [
     "const": ["value"], "identity": [], "countCalls": [], "pluck": ["key"], "length": [], "throw": ["message"],
-    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"], "stateIs": ["field", "value"], "dataBelow": ["n", "then", "else"],
+    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"], "stateIs": ["field", "value"], "dataBelow": ["n", "then", "else"], "joinKey": ["separator"],
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [], "context": [],
   ]

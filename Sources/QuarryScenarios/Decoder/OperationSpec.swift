@@ -157,6 +157,8 @@ struct OperationSpec: Sendable {
       "networkMode": .oneOf([.literal("online"), .literal("always"), .literal("offlineFirst"), .undefined]),
       "meta": .oneOf([.dataObject, .undefined]),
       "retryOnMount": .oneOf([.bool, .undefined]),
+      "queryHash": .oneOf([.string, .undefined]),
+      "queryKeyHashFn": .oneOf([.recipes(["joinKey"]), .undefined]),
     ]
   }()
 

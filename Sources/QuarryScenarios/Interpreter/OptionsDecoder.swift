@@ -186,6 +186,14 @@ struct OptionsDecoder {
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.structuralSharing = b
       case "meta": options.meta = fixtureValue(v)
+      case "queryHash":
+        guard case .string(let hash) = v else { throw fail(p, "expected a string") }
+        options.queryHash = hash
+      case "queryKeyHashFn":
+        guard let r = recipe(v), r.name == "joinKey", case .string(let separator)? = r.args["separator"] else {
+          throw fail(p, "expected a joinKey recipe")
+        }
+        options.queryKeyHashFn = FunctionBox { @Sendable key in joinKey(key.parts, separator) }
       case "throwOnError":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.throwOnError = b
@@ -353,3 +361,19 @@ final class CallCounter: @unchecked Sendable {
     return calls
   }
 }
+
+/// JavaScript's `array.join(separator)`: `null` as empty, arrays joined with `,`, objects as
+/// `[object Object]`.
+func joinKey(_ parts: [JSONValue], _ separator: String) -> String {
+  parts.map { part in
+    switch part {
+    case .null: return ""
+    case .string(let s): return s
+    case .bool(let b): return b ? "true" : "false"
+    case .number: return part.canonicalJSON
+    case .array(let items): return joinKey(items, ",")
+    case .object: return "[object Object]"
+    }
+  }.joined(separator: separator)
+}
+
