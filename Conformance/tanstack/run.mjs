@@ -223,6 +223,8 @@ const RECIPE_PLACES = {
   stateIs: ['predicate'],
   dataBelow: ['enabled', 'staleTime', 'refetchInterval'],
   joinKey: ['queryKeyHashFn'],
+  keepPrevious: ['structuralSharing'],
+  takeNew: ['structuralSharing'],
   increment: ['updater'],
   append: ['updater'],
   undefined: ['updater'],
@@ -318,6 +320,12 @@ function decodeRecipe(v, jpath, place) {
       const no = decodeOptionValue(v.else, `${jpath}.else`, place)
       return (query) => ((query.state.data ?? 0) < n ? yes : no)
     }
+    case 'keepPrevious':
+      params([])
+      return (previous, data) => previous ?? data
+    case 'takeNew':
+      params([])
+      return (previous, data) => data
     case 'joinKey': {
       params(['separator'])
       const separator = need('separator', (x) => typeof x === 'string', 'a separator string')
@@ -375,7 +383,7 @@ const QUERY_OPTIONS = {
   refetchInterval: (v, p) => checkOpt(v, p, 'refetchInterval', (x) => typeof x === 'number' || x === false, 'a number or false'),
   refetchIntervalInBackground: (v, p) => checkOpt(v, p, 'refetchIntervalInBackground', (x) => typeof x === 'boolean', 'a boolean'),
   notifyOnChangeProps: (v, p) => checkOpt(v, p, 'notifyOnChangeProps', (x) => x === 'all' || (Array.isArray(x) && x.every((s) => typeof s === 'string')), '"all" or an array of result field names'),
-  structuralSharing: (v, p) => checkOpt(v, p, 'structuralSharing', (x) => typeof x === 'boolean', 'a boolean'),
+  structuralSharing: (v, p) => checkOpt(v, p, 'structuralSharing', (x) => typeof x === 'boolean', 'a boolean, or a keepPrevious or takeNew recipe'),
   networkMode: (v, p) => checkOpt(v, p, 'networkMode', (x) => ['online', 'always', 'offlineFirst'].includes(x), '"online", "always" or "offlineFirst"'),
   meta: (v, p) => {
     if (!isObj(v)) fail(p, 'expected an object')

@@ -277,7 +277,7 @@ public final class QueryObserver: @unchecked Sendable {
         }
         if let placeholder, !isUndefined(unboxed(placeholder)) {
           status = .success
-          data = replaceData(prevResult?.dataBox, placeholder, structuralSharing: options.structuralSharing)
+          data = replaceData(prevResult?.dataBox, placeholder, sharing: options.structuralSharing)
           isPlaceholderData = true
         }
       }
@@ -290,7 +290,7 @@ public final class QueryObserver: @unchecked Sendable {
         do {
           selectFn = select
           let selected = returnedArgument(try select.call(raw.value), raw)
-          data = replaceData(prevResult?.dataBox, selected, structuralSharing: options.structuralSharing)
+          data = replaceData(prevResult?.dataBox, selected, sharing: options.structuralSharing)
           selectResult = data
           selectError = nil
         } catch let thrown {

@@ -124,7 +124,7 @@ public final class Query: @unchecked Sendable {
 
   @discardableResult
   func setData(_ newData: any Sendable, updatedAt: Double? = nil, manual: Bool) -> DataBox {
-    let box = replaceData(stateStorage.dataBox, newData, structuralSharing: optionsStorage.structuralSharing)
+    let box = replaceData(stateStorage.dataBox, newData, sharing: optionsStorage.structuralSharing)
     dispatch(.success(dataUpdatedAt: updatedAt, manual: manual), data: box)
     return box
   }

@@ -60,7 +60,7 @@ public struct QueryOptions: Sendable {
   /// Which result properties trigger a listener call.
   public var notifyOnChangeProps: NotifyOnChangeProps?
   /// Keep equal data's identity (default `true`).
-  public var structuralSharing: Bool?
+  public var structuralSharing: StructuralSharingOption?
   /// Application metadata.
   public var meta: JSONValue?
   /// Retry an errored query on mount (default `true`).
@@ -118,6 +118,40 @@ public struct QueryOptions: Sendable {
       && refetchInterval == o.refetchInterval && refetchIntervalInBackground == o.refetchIntervalInBackground
       && notifyOnChangeProps == o.notifyOnChangeProps && structuralSharing == o.structuralSharing
       && identityEqual(meta, o.meta) && retryOnMount == o.retryOnMount && throwOnError == o.throwOnError
+  }
+}
+
+/// `structuralSharing`: on or off, or a function that decides the data's identity itself.
+///
+/// The function gets the previous data (`nil` when there is none) and the new data as boxes and
+/// returns the box to keep: the previous one, the new one, or a new ``DataBox`` (TanStack's
+/// `structuralSharing(prevData, data)`, where the returned reference is the data).
+public enum StructuralSharingOption: Sendable, Equatable, ExpressibleByBooleanLiteral {
+  /// `true` (the default): keep the previous data when the new data is equal; `false`: never.
+  case value(Bool)
+  /// Decides which data to keep.
+  case function(FunctionBox<@Sendable (_ previous: DataBox?, _ data: DataBox) -> DataBox>)
+
+  /// `true` or `false`.
+  public init(booleanLiteral value: Bool) { self = .value(value) }
+
+  /// Equal values, or the same function.
+  public static func == (a: StructuralSharingOption, b: StructuralSharingOption) -> Bool {
+    switch (a, b) {
+    case (.value(let x), .value(let y)): return x == y
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// TanStack's `replaceData` with the `structuralSharing` option: the function form decides,
+/// otherwise structural sharing on or off.
+func replaceData(_ previous: DataBox?, _ new: any Sendable, sharing option: StructuralSharingOption?) -> DataBox {
+  switch option {
+  case .function(let decide)?: return decide.call(previous, boxed(new))
+  case .value(let on)?: return replaceData(previous, new, structuralSharing: on)
+  case nil: return replaceData(previous, new, structuralSharing: nil)
   }
 }
 

@@ -47,7 +47,7 @@ public enum FixtureVocabulary {
   /// The `$fn` recipes and the parameter members each one takes.
   public static let recipeParameters: [String: [String]] = [
     "const": ["value"], "identity": [], "countCalls": [], "pluck": ["key"], "length": [], "throw": ["message"],
-    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"], "stateIs": ["field", "value"], "dataBelow": ["n", "then", "else"], "joinKey": ["separator"],
+    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"], "stateIs": ["field", "value"], "dataBelow": ["n", "then", "else"], "joinKey": ["separator"], "keepPrevious": [], "takeNew": [],
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [], "context": [],
   ]

@@ -153,7 +153,7 @@ struct OperationSpec: Sendable {
       "refetchInterval": .oneOf([.milliseconds, .falseValue, .recipes(["const", "dataBelow"]), .undefined]),
       "refetchIntervalInBackground": .oneOf([.bool, .undefined]),
       "notifyOnChangeProps": .oneOf([.array(.string), .literal("all"), .constRecipe, .undefined]),
-      "structuralSharing": .oneOf([.bool, .undefined]),
+      "structuralSharing": .oneOf([.bool, .recipes(["keepPrevious", "takeNew"]), .undefined]),
       "networkMode": .oneOf([.literal("online"), .literal("always"), .literal("offlineFirst"), .undefined]),
       "meta": .oneOf([.dataObject, .undefined]),
       "retryOnMount": .oneOf([.bool, .undefined]),

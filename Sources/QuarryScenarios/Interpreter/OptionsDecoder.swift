@@ -183,8 +183,18 @@ struct OptionsDecoder {
           throw fail(p, "expected \"all\" or an array of property names")
         }
       case "structuralSharing":
-        guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
-        options.structuralSharing = b
+        if let r = recipe(v) {
+          switch r.name {
+          case "keepPrevious":
+            options.structuralSharing = .function(FunctionBox { @Sendable previous, data in previous ?? data })
+          case "takeNew":
+            options.structuralSharing = .function(FunctionBox { @Sendable _, data in data })
+          default: throw fail(p, "expected a keepPrevious or takeNew recipe")
+          }
+        } else {
+          guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+          options.structuralSharing = .value(b)
+        }
       case "meta": options.meta = fixtureValue(v)
       case "queryHash":
         guard case .string(let hash) = v else { throw fail(p, "expected a string") }
