@@ -1133,6 +1133,7 @@ class Run {
         const wantValue = 'value' in want ? decodeData(want.value, `${hp}.value`) : undefined
         checks.push(() => {
           const hd = this.handles.get(h)
+          if (!hd) return `settled.${h}: the step with this handle has not run`
           const got = hd.status === 'pending' ? 'pending' : hd.status === 'rejected' ? `error ${show(hd.error)}` : `value ${show(hd.value)}`
           const exp = 'pending' in want ? 'pending' : 'error' in want ? `error ${show(want.error)}` : `value ${show(wantValue)}`
           return got === exp ? undefined : `settled.${h}: expected ${exp}, got ${got}`
@@ -1146,7 +1147,9 @@ class Run {
         if (names && names.handles.get(h) === undefined) fail(hp, `expected a handle named by an earlier step's "as"`)
         if (names && OPS[names.handles.get(h)].record !== 'return') fail(hp, `handle "${h}" is a promise; use "settled"`)
         const wantValue = decodeData(want, hp)
-        checks.push(() => cmp(`returned.${h}`, wantValue, this.handles.get(h).value))
+        checks.push(() =>
+          this.handles.has(h) ? cmp(`returned.${h}`, wantValue, this.handles.get(h).value) : `returned.${h}: the step with this handle has not run`,
+        )
       }
     }
     if ('aborted' in a) {
