@@ -223,6 +223,11 @@ const RECIPE_PLACES = {
   linear: ['retryDelay'],
   previousData: ['placeholderData'],
   keyIncludes: ['predicate'],
+  stateIs: ['predicate'],
+  dataBelow: ['enabled', 'staleTime', 'refetchInterval'],
+  joinKey: ['queryKeyHashFn'],
+  keepPrevious: ['structuralSharing'],
+  takeNew: ['structuralSharing'],
   increment: ['updater'],
   append: ['updater'],
   undefined: ['updater'],
@@ -303,6 +308,32 @@ function decodeRecipe(v, jpath, place) {
       const value = decodeData(v.value, `${jpath}.value`)
       return (q) => q.queryKey.some((e) => deepEqual(e, value))
     }
+    case 'stateIs': {
+      params(['field', 'value'])
+      const field = need('field', (f) => STATE_FIELDS.includes(f), `a query state field (${STATE_FIELDS.join(', ')})`)
+      if (!('value' in v)) fail(`${jpath}.value`, 'expected a value')
+      const value = decodeData(v.value, `${jpath}.value`)
+      return (q) => deepEqual(stateOf(q.state)[field], value)
+    }
+    case 'dataBelow': {
+      params(['n', 'then', 'else'])
+      const n = need('n', (x) => typeof x === 'number', 'a number')
+      for (const k of ['then', 'else']) if (!(k in v)) fail(`${jpath}.${k}`, 'expected a value')
+      const yes = decodeOptionValue(v.then, `${jpath}.then`, place)
+      const no = decodeOptionValue(v.else, `${jpath}.else`, place)
+      return (query) => ((query.state.data ?? 0) < n ? yes : no)
+    }
+    case 'keepPrevious':
+      params([])
+      return (previous, data) => previous ?? data
+    case 'takeNew':
+      params([])
+      return (previous, data) => data
+    case 'joinKey': {
+      params(['separator'])
+      const separator = need('separator', (x) => typeof x === 'string', 'a separator string')
+      return (queryKey) => queryKey.join(separator)
+    }
     case 'increment': {
       params(['by'])
       const by = need('by', (x) => typeof x === 'number', 'a number')
@@ -355,13 +386,21 @@ const QUERY_OPTIONS = {
   refetchInterval: (v, p) => checkOpt(v, p, 'refetchInterval', (x) => typeof x === 'number' || x === false, 'a number or false'),
   refetchIntervalInBackground: (v, p) => checkOpt(v, p, 'refetchIntervalInBackground', (x) => typeof x === 'boolean', 'a boolean'),
   notifyOnChangeProps: (v, p) => checkOpt(v, p, 'notifyOnChangeProps', (x) => x === 'all' || (Array.isArray(x) && x.every((s) => typeof s === 'string')), '"all" or an array of result field names'),
-  structuralSharing: (v, p) => checkOpt(v, p, 'structuralSharing', (x) => typeof x === 'boolean', 'a boolean'),
+  structuralSharing: (v, p) => checkOpt(v, p, 'structuralSharing', (x) => typeof x === 'boolean', 'a boolean, or a keepPrevious or takeNew recipe'),
   networkMode: (v, p) => checkOpt(v, p, 'networkMode', (x) => ['online', 'always', 'offlineFirst'].includes(x), '"online", "always" or "offlineFirst"'),
   meta: (v, p) => {
     if (!isObj(v)) fail(p, 'expected an object')
     return decodeData(v, p)
   },
   retryOnMount: (v, p) => checkOpt(v, p, 'retryOnMount', (x) => typeof x === 'boolean', 'a boolean'),
+  queryHash: (v, p) => {
+    if (typeof v !== 'string') fail(p, 'expected a string')
+    return v
+  },
+  queryKeyHashFn: (v, p) => {
+    if (!isRecipe(v)) fail(p, 'expected a joinKey recipe')
+    return decodeRecipe(v, p, 'queryKeyHashFn')
+  },
 }
 
 function checkOpt(v, p, place, ok, what) {
@@ -449,7 +488,7 @@ function decodeDefaultOptions(v, jpath, run) {
 // Fixture structure
 
 const TOP_MEMBERS = ['format', 'id', 'title', 'source', 'client', 'functions', 'steps']
-const OUTCOME_MEMBERS = ['after', 'return', 'throw', 'readSignal', 'times']
+const OUTCOME_MEMBERS = ['after', 'return', 'throw', 'reject', 'throwSync', 'readSignal', 'onAbort', 'times']
 
 function validateTop(fx, fileId, area) {
   expectObject(fx, '$', TOP_MEMBERS, 'a fixture object')
@@ -463,7 +502,13 @@ function validateTop(fx, fileId, area) {
     fail('title', 'expected a title string of 1 to 80 characters')
   }
   if ('source' in fx && typeof fx.source !== 'string') fail('source', 'expected a string')
-  if ('client' in fx) expectObject(fx.client, 'client', ['defaultOptions'])
+  if ('client' in fx) {
+    expectObject(fx.client, 'client', ['defaultOptions', 'queryCache'])
+    if ('queryCache' in fx.client) {
+      expectObject(fx.client.queryCache, 'client.queryCache', ['onSuccess', 'onError', 'onSettled'])
+      for (const [k, v] of Object.entries(fx.client.queryCache)) if (v !== true) fail(`client.queryCache.${k}`, 'expected true')
+    }
+  }
   if ('functions' in fx) {
     expectObject(fx.functions, 'functions', null, 'an object of scripted functions')
     for (const [name, outcomes] of Object.entries(fx.functions)) {
@@ -472,7 +517,12 @@ function validateTop(fx, fileId, area) {
       outcomes.forEach((o, i) => {
         const op = `${p}[${i}]`
         expectObject(o, op, OUTCOME_MEMBERS, 'an outcome object')
-        if (('return' in o) === ('throw' in o)) fail(op, 'expected exactly one of "return" and "throw"')
+        const kinds = ['return', 'throw', 'reject', 'throwSync'].filter((k) => k in o)
+        if (kinds.length !== 1) fail(op, 'expected exactly one of "return", "throw", "reject" and "throwSync"')
+        if ('throwSync' in o && typeof o.throwSync !== 'string') fail(`${op}.throwSync`, 'expected an error message string')
+        if ('throwSync' in o && 'after' in o) fail(`${op}.after`, 'no "after" with "throwSync": it throws when called')
+        if ('reject' in o) decodeData(o.reject, `${op}.reject`)
+        if ('onAbort' in o && typeof o.onAbort !== 'boolean') fail(`${op}.onAbort`, 'expected a boolean')
         if ('after' in o && !(isInt(o.after) && o.after >= 0)) fail(`${op}.after`, 'expected a non-negative integer (ms)')
         if ('throw' in o && typeof o.throw !== 'string') fail(`${op}.throw`, 'expected an error message string')
         if ('readSignal' in o && typeof o.readSignal !== 'boolean') fail(`${op}.readSignal`, 'expected a boolean')
@@ -482,8 +532,8 @@ function validateTop(fx, fileId, area) {
         if ('return' in o) {
           if (isRecipe(o.return)) {
             expectObject(o.return, `${op}.return`, ['$fn'], 'a return recipe')
-            if (!['queryKey', 'pageParam', 'callCount'].includes(o.return.$fn)) {
-              fail(`${op}.return.$fn`, 'expected "queryKey", "pageParam" or "callCount"')
+            if (!['queryKey', 'pageParam', 'callCount', 'context'].includes(o.return.$fn)) {
+              fail(`${op}.return.$fn`, 'expected "queryKey", "pageParam", "callCount" or "context"')
             }
           } else decodeData(o.return, `${op}.return`)
         }
@@ -524,6 +574,8 @@ const OPS = {
   setFocused: { record: null },
   setOnline: { record: null },
   expect: { record: null },
+  tick: { record: null },
+  subscribeCache: { record: null },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -595,6 +647,8 @@ class Run {
     this.observers = new Map() // name -> {observer, unsubscribe, notifications}
     this.observerNames = new Map() // observer -> name
     this.handles = new Map() // name -> {kind, status, value, error}
+    this.signals = new Map() // "fn#n" -> the abort signal of a call that read it
+    this.cacheActors = [] // unsubscribe functions of subscribeCache listeners
     this.stepIndex = -1
     this.tornDown = false // teardown writes nothing
     for (const [name, outcomes] of Object.entries(fx.functions ?? {})) this.addScript(name, outcomes)
@@ -633,12 +687,21 @@ class Run {
       }
       const o = outcomes[script.cursor]
       script.used++
-      if (o.readSignal) void context.signal
+      if (o.readSignal || o.onAbort) {
+        const signal = context.signal
+        run.signals.set(`${name}#${n}`, signal)
+        if (o.onAbort) signal.addEventListener('abort', () => run.emit({ ev: 'abort', fn: name, n }))
+      }
+      if ('throwSync' in o) throw new ScriptError(o.throwSync)
       const settle = () => {
         if ('throw' in o) throw new ScriptError(o.throw)
+        if ('reject' in o) throw decodeData(o.reject, 'reject') // not an Error
         if (isRecipe(o.return)) {
           if (o.return.$fn === 'queryKey') return structuredClone(context.queryKey)
           if (o.return.$fn === 'pageParam') return pageParam
+          if (o.return.$fn === 'context') {
+            return { queryKey: structuredClone(context.queryKey), meta: context.meta, client: context.client === run.client }
+          }
           return n
         }
         return decodeData(o.return, 'return') // a fresh copy per call
@@ -805,7 +868,7 @@ class Run {
         const o = decodeQueryOptions(a.options, `${p}.options`, this, { requireKey: true })
         return () => {
           const observer = new lib.QueryObserver(client(), o)
-          const entry = { observer, unsubscribe: undefined, notifications: 0 }
+          const entry = { observer, subs: new Map(), notifications: 0, received: [] }
           this.observers.set(n, entry)
           this.observerNames.set(observer, n)
           if (op === 'createObserver') return undefined
@@ -814,23 +877,26 @@ class Run {
         }
       }
       case 'subscribe': {
-        expectObject(a, p, ['observer'])
+        expectObject(a, p, ['observer', 'listener', 'unsubscribeAfter'])
         const n = obsName(a)
+        if ('listener' in a && typeof a.listener !== 'string') fail(`${p}.listener`, 'expected a listener name')
+        if ('unsubscribeAfter' in a && !(isInt(a.unsubscribeAfter) && a.unsubscribeAfter >= 1)) fail(`${p}.unsubscribeAfter`, 'expected a positive integer')
+        const listener = a.listener ?? ''
         return () => {
           const entry = this.observers.get(n)
-          if (entry.unsubscribe) fail(`${p}.observer`, `observer "${n}" is already subscribed`)
-          this.subscribeObserver(n, entry)
+          if (entry.subs.has(listener)) fail(`${p}.observer`, `observer "${n}" is already subscribed`)
+          this.subscribeObserver(n, entry, listener, a.unsubscribeAfter)
         }
       }
       case 'unsubscribe': {
-        expectObject(a, p, ['observer'])
+        expectObject(a, p, ['observer', 'listener'])
         const n = obsName(a)
+        if ('listener' in a && typeof a.listener !== 'string') fail(`${p}.listener`, 'expected a listener name')
+        const listener = a.listener ?? ''
         return () => {
           const entry = this.observers.get(n)
-          if (!entry.unsubscribe) fail(`${p}.observer`, `observer "${n}" is not subscribed`)
-          const u = entry.unsubscribe
-          entry.unsubscribe = undefined
-          u()
+          if (!entry.subs.has(listener)) fail(`${p}.observer`, `observer "${n}" is not subscribed`)
+          this.dropListener(entry, listener)
         }
       }
       case 'setOptions': {
@@ -870,19 +936,106 @@ class Run {
       }
       case 'expect':
         return this.decodeExpect(a, p, names)
+      case 'tick': {
+        // Several operations in one tick: no jobs run between them.
+        const inner = this.decodeInner(a, p, s.at, names)
+        return () => {
+          for (const { sub, perform } of inner) this.record(sub, perform())
+        }
+      }
+      case 'subscribeCache': {
+        // A cache subscriber that acts: performs `then` inside the listener for matching events.
+        expectObject(a, p, ['when', 'then', 'times'])
+        const when = expectObject(a.when, `${p}.when`, ['type', 'action', 'queryKey'])
+        const types = ['added', 'removed', 'updated', 'observerAdded', 'observerRemoved', 'observerResultsUpdated', 'observerOptionsUpdated']
+        if (!types.includes(when.type)) fail(`${p}.when.type`, `expected one of ${types.join(', ')}`)
+        if ('action' in when && typeof when.action !== 'string') fail(`${p}.when.action`, 'expected an action type')
+        if ('queryKey' in when && !Array.isArray(when.queryKey)) fail(`${p}.when.queryKey`, 'expected a query key (an array)')
+        const whenHash = 'queryKey' in when ? lib.hashKey(decodeData(when.queryKey, `${p}.when.queryKey`)) : undefined
+        const times = a.times ?? 1
+        if (!isInt(times) || times < 1) fail(`${p}.times`, 'expected a positive integer')
+        const inner = this.decodeInner(a.then, `${p}.then`, s.at, names)
+        return () => {
+          let left = times
+          this.cacheActors.push(
+            this.client.getQueryCache().subscribe((event) => {
+              if (left <= 0 || event.type !== when.type) return
+              if (when.action !== undefined && event.action?.type !== when.action) return
+              if (whenHash !== undefined && event.query.queryHash !== whenHash) return
+              left--
+              try {
+                for (const { sub, perform } of inner) this.record(sub, perform())
+              } catch (e) {
+                this.unexpected ??= `a cache subscriber's step threw at t=${this.now}: ${errorText(e)}`
+              }
+            }),
+          )
+        }
+      }
     }
     throw new Error(`unhandled operation ${op}`)
   }
 
-  subscribeObserver(name, entry) {
-    entry.unsubscribe = entry.observer.subscribe((result) => {
-      entry.notifications++
-      this.emit({ ev: 'result', observer: name, result: resultOf(result) })
+  // The steps of a tick or of a cache subscriber: each one operation and an optional "as".
+  decodeInner(a, p, at, names) {
+        if (!Array.isArray(a) || a.length === 0) fail(p, 'expected a non-empty array of steps (each one operation and an optional "as")')
+        return a.map((step, j) => {
+          const ip = `${p}[${j}]`
+          expectObject(step, ip, null, 'a step object')
+          if ('at' in step) fail(`${ip}.at`, 'no "at" inside a tick: its operations run at the tick step\'s time')
+          const ops = Object.keys(step).filter((k) => k !== 'as')
+          for (const k of ops) if (!(k in OPS)) fail(`${ip}.${k}`, `unknown operation; expected one of ${Object.keys(OPS).join(', ')}`)
+          if (ops.length !== 1) fail(ip, `expected exactly one operation member, found ${ops.length}`)
+          if (ops[0] === 'tick' || ops[0] === 'subscribeCache') fail(`${ip}.${ops[0]}`, `no ${ops[0]} inside a tick or a cache subscriber`)
+          if ('as' in step) {
+            if (typeof step.as !== 'string' || step.as.length === 0) fail(`${ip}.as`, 'expected a handle name')
+            if (!OPS[ops[0]].record) fail(`${ip}.as`, `${ops[0]} records nothing, so it takes no "as"`)
+            if (names) {
+              if (names.handles.has(step.as)) fail(`${ip}.as`, `handle "${step.as}" is already used`)
+              names.handles.set(step.as, ops[0])
+            }
+          }
+          const sub = { op: ops[0], args: step[ops[0]], at, as: step.as, path: `${ip}.${ops[0]}` }
+          return { sub, perform: this.decodeStep(sub, names) }
+        })
+  }
+
+  // Subscribes a listener ('' is the observer's default one); with `unsubscribeAfter`, the listener
+  // unsubscribes itself on that call (once `subscribe` has returned its function).
+  subscribeObserver(name, entry, listener = '', unsubscribeAfter = undefined) {
+    let calls = 0
+    let installed = false
+    let requested = false
+    const unsubscribe = entry.observer.subscribe((result) => {
+      calls++
+      const written = resultOf(result)
+      if (listener === '') {
+        entry.notifications++
+        entry.received.push(written)
+      }
+      const ev = { ev: 'result', observer: name, result: written }
+      if (listener !== '') ev.listener = listener
+      this.emit(ev)
+      if (calls === unsubscribeAfter) {
+        if (installed) this.dropListener(entry, listener)
+        else requested = true
+      }
     })
+    entry.subs.set(listener, unsubscribe)
+    installed = true
+    if (requested) this.dropListener(entry, listener)
+  }
+
+  dropListener(entry, listener) {
+    const unsubscribe = entry.subs.get(listener)
+    if (!unsubscribe) return
+    entry.subs.delete(listener)
+    unsubscribe()
   }
 
   decodeExpect(a, p, names) {
-    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize'])
+    const lib = this.lib
+    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData', 'aborted', 'received'])
     const checks = [] // each () => failure message or undefined
     const cmp = (what, expected, actual) =>
       show(expected) === show(actual) ? undefined : `${what}: expected ${show(expected)}, got ${show(actual)}`
@@ -940,6 +1093,29 @@ class Run {
         })
       }
     }
+    if ('received' in a) {
+      expectObject(a.received, `${p}.received`)
+      for (const [n, list] of Object.entries(a.received)) {
+        const np = `${p}.received.${n}`
+        needObserver(n, np)
+        if (!Array.isArray(list)) fail(np, 'expected an array of result fields')
+        const expected = list.map((item, i) => {
+          expectObject(item, `${np}[${i}]`, RESULT_FIELDS, 'result fields (an object)')
+          return Object.fromEntries(Object.keys(item).map((k) => [k, decodeData(item[k], `${np}[${i}].${k}`)]))
+        })
+        checks.push(() => {
+          const got = this.observers.get(n).received
+          if (got.length !== expected.length) return `received.${n}: expected ${expected.length} results, got ${got.length}`
+          for (let i = 0; i < expected.length; i++) {
+            for (const k of Object.keys(expected[i])) {
+              const m = cmp(`received.${n}[${i}].${k}`, expected[i][k], got[i][k])
+              if (m) return m
+            }
+          }
+          return undefined
+        })
+      }
+    }
     if ('notifications' in a) {
       expectObject(a.notifications, `${p}.notifications`)
       for (const [n, count] of Object.entries(a.notifications)) {
@@ -962,6 +1138,7 @@ class Run {
         const wantValue = 'value' in want ? decodeData(want.value, `${hp}.value`) : undefined
         checks.push(() => {
           const hd = this.handles.get(h)
+          if (!hd) return `settled.${h}: the step with this handle has not run`
           const got = hd.status === 'pending' ? 'pending' : hd.status === 'rejected' ? `error ${show(hd.error)}` : `value ${show(hd.value)}`
           const exp = 'pending' in want ? 'pending' : 'error' in want ? `error ${show(want.error)}` : `value ${show(wantValue)}`
           return got === exp ? undefined : `settled.${h}: expected ${exp}, got ${got}`
@@ -975,8 +1152,55 @@ class Run {
         if (names && names.handles.get(h) === undefined) fail(hp, `expected a handle named by an earlier step's "as"`)
         if (names && OPS[names.handles.get(h)].record !== 'return') fail(hp, `handle "${h}" is a promise; use "settled"`)
         const wantValue = decodeData(want, hp)
-        checks.push(() => cmp(`returned.${h}`, wantValue, this.handles.get(h).value))
+        checks.push(() =>
+          this.handles.has(h) ? cmp(`returned.${h}`, wantValue, this.handles.get(h).value) : `returned.${h}: the step with this handle has not run`,
+        )
       }
+    }
+    if ('aborted' in a) {
+      expectObject(a.aborted, `${p}.aborted`)
+      for (const [fn, calls] of Object.entries(a.aborted)) {
+        const fp = `${p}.aborted.${fn}`
+        if (!this.scripts.has(fn)) fail(fp, 'expected the name of a function in "functions"')
+        expectObject(calls, fp, null, 'an object mapping call numbers to true or false')
+        for (const [call, want] of Object.entries(calls)) {
+          if (!/^[1-9]\d*$/.test(call)) fail(`${fp}.${call}`, 'expected a call number (1, 2, ...) as the member name')
+          if (typeof want !== 'boolean') fail(`${fp}.${call}`, 'expected a boolean')
+          checks.push(() => {
+            const signal = this.signals.get(`${fn}#${call}`)
+            if (!signal) return `aborted.${fn}.${call}: call ${call} of ${fn} did not read its signal`
+            return cmp(`aborted.${fn}.${call}`, want, signal.aborted)
+          })
+        }
+      }
+    }
+    if ('sameData' in a) {
+      if (!Array.isArray(a.sameData)) fail(`${p}.sameData`, 'expected an array of {"a": ref, "b": ref, "same": true|false}')
+      a.sameData.forEach((pair, i) => {
+        const ip = `${p}.sameData[${i}]`
+        expectObject(pair, ip, ['a', 'b', 'same'])
+        if (typeof pair.same !== 'boolean') fail(`${ip}.same`, 'expected true or false')
+        const ref = (side) => {
+          const r = pair[side]
+          const rp = `${ip}.${side}`
+          expectObject(r, rp, ['observer', 'query'], '{"observer": name} or {"query": key}')
+          if (Object.keys(r).length !== 1) fail(rp, 'expected exactly one of "observer" and "query"')
+          if ('observer' in r) {
+            needObserver(r.observer, `${rp}.observer`)
+            return { label: `observer ${r.observer}'s data`, get: () => this.observers.get(r.observer).observer.getCurrentResult().data }
+          }
+          if (!Array.isArray(r.query)) fail(`${rp}.query`, 'expected a query key (an array)')
+          const key = decodeData(r.query, `${rp}.query`)
+          return { label: `query ${lib.hashKey(key)}'s data`, get: () => this.client.getQueryCache().find({ queryKey: key, exact: true })?.state.data }
+        }
+        const x = ref('a')
+        const y = ref('b')
+        checks.push(() =>
+          (x.get() === y.get()) === pair.same
+            ? undefined
+            : `sameData[${i}]: expected ${x.label} and ${y.label} to be ${pair.same ? 'the same object' : 'different objects'}`,
+        )
+      })
     }
     if ('cacheSize' in a) {
       if (!isInt(a.cacheSize) || a.cacheSize < 0) fail(`${p}.cacheSize`, 'expected a non-negative integer')
@@ -987,15 +1211,56 @@ class Run {
         const m = c()
         if (m) this.failures.push(`step ${this.stepIndex} (t=${this.now}): ${m}`)
       }
+      for (const entry of this.observers.values()) entry.received = []
+    }
+  }
+
+  // Records what a performed step returned: a settle handler attached at once, or a return event.
+  record(s, out) {
+    const record = OPS[s.op].record
+    if (record === 'settle') {
+      const handle = s.as
+      const hd = { status: 'pending', value: undefined, error: undefined }
+      if (handle !== undefined) this.handles.set(handle, hd)
+      const promise = out && typeof out.then === 'function' ? out : Promise.resolve(out)
+      promise.then(
+        (v) => {
+          hd.status = 'fulfilled'
+          hd.value = s.op === 'refetch' ? resultOf(v) : v
+          if (handle !== undefined) this.emit({ ev: 'settle', handle, value: hd.value })
+        },
+        (e) => {
+          hd.status = 'rejected'
+          hd.error = e instanceof Error ? e.message : e
+          if (handle !== undefined) this.emit({ ev: 'settle', handle, error: hd.error })
+        },
+      )
+    } else if (record === 'return' && s.as !== undefined) {
+      this.handles.set(s.as, { status: 'returned', value: out })
+      this.emit({ ev: 'return', handle: s.as, value: out })
     }
   }
 
   async replay() {
     const { lib } = this
     const defaultOptions = this.fx.client?.defaultOptions
-    this.client = new lib.QueryClient(
-      defaultOptions ? { defaultOptions: decodeDefaultOptions(defaultOptions, 'client.defaultOptions', this) } : {},
-    )
+    const config = defaultOptions ? { defaultOptions: decodeDefaultOptions(defaultOptions, 'client.defaultOptions', this) } : {}
+    const callbacks = this.fx.client?.queryCache
+    if (callbacks) {
+      // QueryCache callbacks write `cacheCallback` events.
+      const on = (callback, data, error, query) => {
+        const ev = { ev: 'cacheCallback', callback, key: query.queryHash }
+        if (callback !== 'onError') ev.data = data
+        if (callback !== 'onSuccess') ev.error = error ?? null
+        this.emit(ev)
+      }
+      const cacheConfig = {}
+      if (callbacks.onSuccess) cacheConfig.onSuccess = (data, query) => on('onSuccess', data, undefined, query)
+      if (callbacks.onError) cacheConfig.onError = (error, query) => on('onError', undefined, error, query)
+      if (callbacks.onSettled) cacheConfig.onSettled = (data, error, query) => on('onSettled', data, error, query)
+      config.queryCache = new lib.QueryCache(cacheConfig)
+    }
+    this.client = new lib.QueryClient(config)
     this.client.mount()
     const unsubscribeCache = this.client.getQueryCache().subscribe((event) => {
       const ev = { ev: 'cache', type: event.type, key: event.query.queryHash }
@@ -1012,35 +1277,12 @@ class Run {
         await advanceTo(this, s.at)
         if (this.unexpected) break
         this.stepIndex = i
-        let out
         try {
-          out = perform()
+          this.record(s, perform())
         } catch (e) {
           if (e instanceof FixtureError) throw e
           this.unexpected = `step ${i} (${s.op}, t=${this.now}) threw: ${errorText(e)}`
           break
-        }
-        const record = OPS[s.op].record
-        if (record === 'settle') {
-          const handle = s.as
-          const hd = { status: 'pending', value: undefined, error: undefined }
-          if (handle !== undefined) this.handles.set(handle, hd)
-          const promise = out && typeof out.then === 'function' ? out : Promise.resolve(out)
-          promise.then(
-            (v) => {
-              hd.status = 'fulfilled'
-              hd.value = s.op === 'refetch' ? resultOf(v) : v
-              if (handle !== undefined) this.emit({ ev: 'settle', handle, value: hd.value })
-            },
-            (e) => {
-              hd.status = 'rejected'
-              hd.error = e instanceof Error ? e.message : e
-              if (handle !== undefined) this.emit({ ev: 'settle', handle, error: hd.error })
-            },
-          )
-        } else if (record === 'return' && s.as !== undefined) {
-          this.handles.set(s.as, { status: 'returned', value: out })
-          this.emit({ ev: 'return', handle: s.as, value: out })
         }
       }
       if (!this.unexpected) await advanceTo(this, this.now)
@@ -1051,6 +1293,7 @@ class Run {
       }
     } finally {
       this.tornDown = true
+      for (const unsubscribe of this.cacheActors) unsubscribe()
       unsubscribeCache()
       for (const { observer } of this.observers.values()) observer.destroy()
       this.client.clear()

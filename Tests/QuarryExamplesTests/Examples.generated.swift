@@ -26,7 +26,7 @@ import QuarryScenarios
   try await client.refetchQueries(QueryFilters(queryKey: ["todos"], stale: true))
 }
 
-// Sources/Quarry/Client/QueryClient+Fetching.swift:110
+// Sources/Quarry/Client/QueryClient+Fetching.swift:111
 @MainActor @Sendable func example4() async throws {
   let user = try await client.fetchQuery(["user", 1], as: User.self) { _ in try await api.user(1) }
 }
@@ -38,12 +38,12 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:119
+// Sources/Quarry/Client/QueryClient.swift:125
 @MainActor @Sendable func example6() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:131
+// Sources/Quarry/Client/QueryClient.swift:137
 @MainActor @Sendable func example7() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
@@ -119,27 +119,33 @@ import QuarryScenarios
   let unsubscribe = observer.subscribe { result in print(result.status) }
 }
 
-// Sources/Quarry/Query/QueryOptions.swift:6
+// Sources/Quarry/Query/DataBox.swift:12
 @MainActor @Sendable func example19() async throws {
+  let shared = DataBox(["tags": ["a"]] as JSONValue)
+  client.setQueriesData(QueryFilters(queryKey: ["todos"])) { _ in shared }  // one object in every query
+}
+
+// Sources/Quarry/Query/QueryOptions.swift:6
+@MainActor @Sendable func example20() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   options.staleTime = .value(.milliseconds(5_000))
 }
 
 // Sources/Quarry/Scheduling/ClockScheduler.swift:23
-@MainActor @Sendable func example20() async throws {
+@MainActor @Sendable func example21() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
 
 // Sources/Quarry/Scheduling/QueryScheduler.swift:7
-@MainActor @Sendable func example21() async throws {
+@MainActor @Sendable func example22() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   scheduler.advance(by: 1_000)
 }
 
 // Sources/Quarry/Scheduling/VirtualScheduler.swift:18
-@MainActor @Sendable func example22() async throws {
+@MainActor @Sendable func example23() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
@@ -150,17 +156,17 @@ import QuarryScenarios
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example23() async throws {
+@MainActor @Sendable func example24() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example24() async throws {
+@MainActor @Sendable func example25() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example25() async throws {
+@MainActor @Sendable func example26() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }

@@ -78,6 +78,8 @@ enum SampleFixtures {
             "settled": { "f": { "value": ["todos", 1] }, "x": { "pending": true }, "rf": { "error": "boom" } },
             "returned": { "d": { "$undefined": true }, "n": 0 },
             "cacheSize": 4 } },
+        { "tick": [ { "getQueryData": { "queryKey": ["todos", 1] }, "as": "td" }, { "expect": { "cacheSize": 4 } } ] },
+        { "subscribeCache": { "when": { "type": "removed", "queryKey": ["todos", 1] }, "then": [ { "isFetching": {}, "as": "rm" } ] } },
         { "clear": {} }
       ]
     }

@@ -81,17 +81,23 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached data of `queryKey`, if any.
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
-    queryCache.get(queryKey.queryHash)?.state.data
+    queryCache.get(queryHash(queryKey))?.state.data
+  }
+
+  /// The hash the key's defaults give it (TanStack's `defaultQueryOptions({queryKey}).queryHash`).
+  func queryHash(_ queryKey: QueryKey) -> String {
+    defaultQueryOptions(QueryOptions(queryKey: queryKey)).queryHash ?? queryKey.queryHash
   }
 
   /// The cached data of `queryKey` as `T`; throws ``QuarryError/typeMismatch`` for another type.
   public func getQueryData<T>(_ queryKey: QueryKey, as type: T.Type) throws -> T? {
-    try queryCache.get(queryKey.queryHash)?.state.data(as: T.self, key: queryKey.queryHash)
+    let hash = queryHash(queryKey)
+    return try queryCache.get(hash)?.state.data(as: T.self, key: hash)
   }
 
   /// The state of `queryKey`'s query, if cached.
   public func getQueryState(_ queryKey: QueryKey) -> QueryState? {
-    queryCache.get(queryKey.queryHash)?.state
+    queryCache.get(queryHash(queryKey))?.state
   }
 
   /// The key and data of every matching query.
@@ -109,7 +115,7 @@ public final class QueryClient: @unchecked Sendable {
     engine.lock.sync {
       let options = defaultQueryOptions(QueryOptions(queryKey: queryKey))
       let previous = queryCache.get(options.queryHash!)?.stateStorage.data
-      guard let data = updater(previous), !isUndefined(data) else { return nil }
+      guard let data = updater(previous), !isUndefined(unboxed(data)) else { return nil }
       return queryCache.build(self, options).setData(data, updatedAt: updatedAt, manual: true).value
     }
   }
@@ -203,7 +209,7 @@ public final class QueryClient: @unchecked Sendable {
     var d = options.merged(over: keyDefaults.merged(over: defaultOptions.queries))
     d.defaulted = true
     d.identity = OptionsIdentity()
-    if d.queryHash == nil { d.queryHash = (d.queryKey ?? []).queryHash }
+    if d.queryHash == nil { d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d) }
     if d.refetchOnReconnect == nil { d.refetchOnReconnect = d.networkMode != .always ? .ifStale : .never }
     if d.throwOnError == nil { d.throwOnError = false }
     if d.queryFn?.isSkipToken == true { d.enabled = .value(false) }

@@ -17,10 +17,12 @@ public final class QueryObserver: @unchecked Sendable {
   var currentResultStorage: QueryObserverResult?
   var currentResultState: QueryState?
   var currentResultOptions: QueryOptions?
-  var selectError: (any Error)?
+  var selectError: ErrorBox?
   var selectFn: SelectFunction?
   var selectResult: DataBox?
-  weak var lastQueryWithDefinedData: Query?
+  /// A strong reference, as TanStack's: `placeholderData` functions still get this query's data
+  /// after it left the cache.
+  var lastQueryWithDefinedData: Query?
   var staleTimeout: TimerID?
   var refetchInterval: TimerID?
   var currentRefetchInterval: Double?
@@ -173,11 +175,13 @@ public final class QueryObserver: @unchecked Sendable {
     }
   }
 
-  func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<Void> {
+  /// TanStack's `#executeFetch`: the fetch promise itself with `throwOnError`, otherwise that
+  /// promise with its rejection ignored (`.catch(noop)`).
+  func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
     updateQuery()
     let promise = currentQuery.fetch(optionsStorage, fetchOptions)
-    if fetchOptions?.throwOnError == true { return promise.then { _ in () } }
-    return promise.ignoringResult()
+    if fetchOptions?.throwOnError == true { return promise }
+    return promise.ignoringRejection()
   }
 
   // MARK: Timers
@@ -260,7 +264,7 @@ public final class QueryObserver: @unchecked Sendable {
     }
     var isPlaceholderData = false
     var status = newState.status
-    var error = newState.error
+    var error = newState.errorBox
     var errorUpdatedAt = newState.errorUpdatedAt
     var data = newState.dataBox
     var skipSelect = false
@@ -278,28 +282,30 @@ public final class QueryObserver: @unchecked Sendable {
       } else {
         switch placeholderOption {
         case .value(let v): placeholder = v
-        case .function(let f): placeholder = f.call(lastQueryWithDefinedData?.stateStorage.data, lastQueryWithDefinedData)
+        case .function(let f):
+          let previous = lastQueryWithDefinedData?.stateStorage.dataBox
+          placeholder = f.call(previous?.value, lastQueryWithDefinedData).map { returnedArgument($0, previous) }
         }
-        if let placeholder, !isUndefined(placeholder) {
+        if let placeholder, !isUndefined(unboxed(placeholder)) {
           status = .success
-          data = replaceData(prevResult?.dataBox, placeholder, structuralSharing: options.structuralSharing)
+          data = replaceData(prevResult?.dataBox, placeholder, sharing: options.structuralSharing)
           isPlaceholderData = true
         }
       }
     }
 
     if let select = options.select, let raw = data, !skipSelect {
-      if prevResult != nil, raw === prevResultState?.dataBox, select === selectFn {
+      if prevResult != nil, sameData(raw, prevResultState?.dataBox), select === selectFn {
         data = selectResult
       } else {
         do {
           selectFn = select
-          let selected = try select.call(raw.value)
-          data = replaceData(prevResult?.dataBox, selected, structuralSharing: options.structuralSharing)
+          let selected = returnedArgument(try select.call(raw.value), raw)
+          data = replaceData(prevResult?.dataBox, selected, sharing: options.structuralSharing)
           selectResult = data
           selectError = nil
         } catch let thrown {
-          selectError = thrown
+          selectError = ErrorBox(thrown)  // a new Error object on every run
         }
       }
     } else if data == nil {
@@ -319,10 +325,10 @@ public final class QueryObserver: @unchecked Sendable {
       fetchStatus: newState.fetchStatus,
       dataBox: data,
       dataUpdatedAt: newState.dataUpdatedAt,
-      error: error,
+      errorBox: error,
       errorUpdatedAt: errorUpdatedAt,
       failureCount: newState.fetchFailureCount,
-      failureReason: newState.fetchFailureReason,
+      failureReasonBox: newState.fetchFailureReasonBox,
       errorUpdateCount: newState.errorUpdateCount,
       isFetched: query.isFetched(),
       isFetchedAfterMount: newState.dataUpdateCount > queryInitialState.dataUpdateCount
@@ -415,4 +421,12 @@ func shouldFetchOptionally(_ query: Query, _ prevQuery: Query?, _ options: Query
 func isStale(_ query: Query, _ options: QueryOptions) -> Bool {
   resolveQueryBoolean(options.enabled, query) != false
     && query.isStaleByTime(resolveStaleTime(options.staleTime, query))
+}
+
+/// What a user function returned, as data with an identity: a value equal to the function's data
+/// argument is that argument itself (Swift values cannot say "a new, equal object"; a function
+/// that means one returns a ``DataBox``), anything else is new data.
+func returnedArgument(_ returned: any Sendable, _ argument: DataBox?) -> any Sendable {
+  guard !(returned is DataBox), let argument, valuesEqual(returned, argument.value) else { return returned }
+  return argument
 }

@@ -34,7 +34,7 @@ extension Query {
       } else if let retryer {
         retryer.continueRetry()
         let joined = Promise<any Sendable>(scheduler: engine.scheduler)
-        joined.follow(retryer.promise)
+        joined.adopt(retryer.promise)  // `return this.#retryer.promise` from an async function
         return joined
       }
     }
@@ -49,7 +49,7 @@ extension Query {
     let fetchOptionsCopy = fetchOptions
     let fetchFn: () -> Promise<any Sendable> = { [self] in
       let context = QueryFunctionContext(
-        queryKey: queryKey, meta: optionsStorage.meta, signal: signal,
+        queryKey: queryKey, meta: optionsStorage.meta, client: client, signal: signal,
         onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
       abortSignalConsumed = false
       return runQueryFn(context, fetchOptionsCopy)
@@ -91,11 +91,12 @@ extension Query {
   private func settleFetch(_ outcome: Result<any Sendable, any Error>, retryer: Retryer, into result: Promise<any Sendable>) {
     var failure: any Error
     switch outcome {
-    case .success(let data):
+    case .success(let returned):
+      let data = unboxed(returned)
       if isUndefined(data) {
         failure = QuarryError.undefinedData(queryHash: queryHash)
       } else {
-        setData(data, manual: false)
+        setData(returned, manual: false)
         if let config = cache?.config {
           let error = stateStorage.error
           engine.lock.record(.listener) {
@@ -114,7 +115,7 @@ extension Query {
       if let cancelled = error as? CancelledError, retryer.isCancelled {
         if cancelled.silent {
           if let current = self.retryer {
-            result.follow(current.promise)
+            result.adopt(current.promise)  // `return this.#retryer.promise` from an async function
           } else {
             result.reject(error)
           }

@@ -48,7 +48,14 @@ extension FixtureValidator {
   /// Checks `client`: `{"defaultOptions": {"queries": {...}, "mutations": {...}}}`.
   func checkClient(_ value: JSONValue) throws(FixtureError) {
     let client = try object(value, "client", "an object with \"defaultOptions\"")
-    try onlyMembers(client, ["defaultOptions"], "client", "client member")
+    try onlyMembers(client, ["defaultOptions", "queryCache"], "client", "client member")
+    if let callbacksValue = client["queryCache"] {
+      let callbacks = try object(callbacksValue, "client.queryCache", "an object of QueryCache callbacks")
+      try onlyMembers(callbacks, ["onSuccess", "onError", "onSettled"], "client.queryCache", "QueryCache callback")
+      for key in callbacks.keys.sorted() where callbacks[key] != .bool(true) {
+        throw fail(JSONPath.member("client.queryCache", key), "expected true, found \(found(callbacks[key]!))")
+      }
+    }
     guard let defaultsValue = client["defaultOptions"] else { return }
     let path = "client.defaultOptions"
     let defaults = try object(defaultsValue, path, "an object with \"queries\" and/or \"mutations\"")
@@ -98,20 +105,27 @@ extension FixtureValidator {
     var after: Int?
     if let afterValue = members["after"] { after = try integer(afterValue, min: 0, JSONPath.member(path, "after")) }
     let result: Outcome.Result
-    switch (members["return"], members["throw"]) {
-    case (let returned?, nil):
-      let rule = ValueRule.oneOf([.recipes(["queryKey", "pageParam", "callCount"]), .data])
-      try check(returned, rule, JSONPath.member(path, "return"))
-      result = .value(returned)
-    case (nil, let thrown?):
-      guard case .string(let message) = thrown else {
-        throw fail(JSONPath.member(path, "throw"), "expected an error message string, found \(found(thrown))")
+    let kinds = ["return", "throw", "reject", "throwSync"]
+    let present = kinds.filter { members[$0] != nil }
+    guard present.count == 1, let kind = present.first, let given = members[kind] else {
+      throw fail(path, "expected exactly one of \(list(kinds)), found \(present.isEmpty ? "none" : list(present))")
+    }
+    switch kind {
+    case "return":
+      let rule = ValueRule.oneOf([.recipes(["queryKey", "pageParam", "callCount", "context"]), .data])
+      try check(given, rule, JSONPath.member(path, "return"))
+      result = .value(given)
+    case "reject":
+      try checkData(given, JSONPath.member(path, "reject"))
+      result = .rejection(given)
+    default:
+      guard case .string(let message) = given else {
+        throw fail(JSONPath.member(path, kind), "expected an error message string, found \(found(given))")
       }
-      result = .error(message)
-    case (nil, nil):
-      throw fail(path, "expected exactly one of \"return\" and \"throw\", found neither")
-    case (_?, _?):
-      throw fail(path, "expected exactly one of \"return\" and \"throw\", found both")
+      if kind == "throwSync", members["after"] != nil {
+        throw fail(JSONPath.member(path, "after"), "no \"after\" with \"throwSync\": it throws when called")
+      }
+      result = kind == "throw" ? .error(message) : .syncError(message)
     }
     var readSignal = false
     if let signal = members["readSignal"] {
@@ -119,6 +133,13 @@ extension FixtureValidator {
         throw fail(JSONPath.member(path, "readSignal"), "expected true or false, found \(found(signal))")
       }
       readSignal = flag
+    }
+    var onAbort = false
+    if let listens = members["onAbort"] {
+      guard case .bool(let flag) = listens else {
+        throw fail(JSONPath.member(path, "onAbort"), "expected true or false, found \(found(listens))")
+      }
+      onAbort = flag
     }
     var times: Int? = 1
     if let timesValue = members["times"] {
@@ -130,7 +151,7 @@ extension FixtureValidator {
         throw fail(JSONPath.member(path, "times"), "expected a whole number ≥ 1 or \"forever\", found \(found(timesValue))")
       }
     }
-    return Outcome(after: after, result: result, readSignal: readSignal, times: times)
+    return Outcome(after: after, result: result, readSignal: readSignal, times: times, onAbort: onAbort)
   }
 
   /// Checks a query options object.

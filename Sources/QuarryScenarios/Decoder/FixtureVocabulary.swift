@@ -4,7 +4,7 @@ public enum FixtureVocabulary {
   public static let topLevelMembers = ["format", "id", "title", "source", "client", "functions", "steps"]
 
   /// The members of a scripted outcome.
-  public static let outcomeMembers = ["after", "return", "throw", "readSignal", "times"]
+  public static let outcomeMembers = ["after", "return", "throw", "reject", "throwSync", "readSignal", "onAbort", "times"]
 
   /// TanStack's query option names a fixture may use.
   public static let queryOptions = [
@@ -12,6 +12,7 @@ public enum FixtureVocabulary {
     "placeholderData", "initialData", "initialDataUpdatedAt", "refetchOnMount",
     "refetchOnWindowFocus", "refetchOnReconnect", "refetchInterval", "refetchIntervalInBackground",
     "notifyOnChangeProps", "structuralSharing", "networkMode", "meta", "retryOnMount",
+    "queryHash", "queryKeyHashFn",
   ]
 
   /// The mutation option names accepted in `client.defaultOptions.mutations`.
@@ -27,7 +28,7 @@ public enum FixtureVocabulary {
   public static let refetchOptions = ["cancelRefetch", "throwOnError"]
 
   /// The check names of an `expect` step.
-  public static let checks = ["calls", "query", "queries", "result", "notifications", "settled", "returned", "cacheSize"]
+  public static let checks = ["calls", "query", "queries", "result", "notifications", "settled", "returned", "cacheSize", "sameData", "aborted", "received"]
 
   /// TanStack's query state field names (the `query` check also takes `queryKey` and `exists`).
   public static let queryStateFields = [
@@ -46,9 +47,9 @@ public enum FixtureVocabulary {
   /// The `$fn` recipes and the parameter members each one takes.
   public static let recipeParameters: [String: [String]] = [
     "const": ["value"], "identity": [], "countCalls": [], "pluck": ["key"], "length": [], "throw": ["message"],
-    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"],
+    "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"], "stateIs": ["field", "value"], "dataBelow": ["n", "then", "else"], "joinKey": ["separator"], "keepPrevious": [], "takeNew": [],
     "increment": ["by"], "append": ["value"], "undefined": [],
-    "queryKey": [], "pageParam": [], "callCount": [],
+    "queryKey": [], "pageParam": [], "callCount": [], "context": [],
   ]
 
   /// The `queryFn` value that stands for TanStack's `skipToken`.

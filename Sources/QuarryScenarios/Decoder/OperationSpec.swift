@@ -18,6 +18,8 @@ struct OperationSpec: Sendable {
     case members([Argument])
     /// The arguments are checks.
     case checks
+    /// The argument is an array of steps performed with no draining between them (`tick`).
+    case substeps
   }
 
   /// One argument member.
@@ -105,8 +107,14 @@ struct OperationSpec: Sendable {
     "createObserver": OperationSpec(
       shape: .members([arg("observer", .declareObserver), arg("options", .queryOptions(requireKey: true))]),
       records: .nothing),
-    "subscribe": OperationSpec(shape: .members([arg("observer", .observer)]), records: .nothing),
-    "unsubscribe": OperationSpec(shape: .members([arg("observer", .observer)]), records: .nothing),
+    "subscribe": OperationSpec(
+      shape: .members([
+        arg("observer", .observer), arg("listener", .value(.string), required: false),
+        arg("unsubscribeAfter", .value(.integer(min: 1)), required: false),
+      ]),
+      records: .nothing),
+    "unsubscribe": OperationSpec(
+      shape: .members([arg("observer", .observer), arg("listener", .value(.string), required: false)]), records: .nothing),
     "setOptions": OperationSpec(
       shape: .members([arg("observer", .observer), arg("options", .queryOptions(requireKey: true))]),
       records: .nothing),
@@ -120,6 +128,8 @@ struct OperationSpec: Sendable {
     "setFocused": OperationSpec(shape: .members([arg("focused", .value(.oneOf([.bool, .undefined])))]), records: .nothing),
     "setOnline": OperationSpec(shape: .members([arg("online", .value(.bool))]), records: .nothing),
     "expect": OperationSpec(shape: .checks, records: .nothing),
+    "tick": OperationSpec(shape: .substeps, records: .nothing),
+    "subscribeCache": OperationSpec(shape: .substeps, records: .nothing),
   ]
 
   /// The rule for each query option's value.
@@ -128,11 +138,11 @@ struct OperationSpec: Sendable {
     return [
       "queryKey": .queryKey,
       "queryFn": .oneOf([.functionName, .undefined]),
-      "staleTime": .oneOf([.milliseconds, .literal("Infinity"), .literal("static"), .constRecipe, .undefined]),
+      "staleTime": .oneOf([.milliseconds, .literal("Infinity"), .literal("static"), .recipes(["const", "dataBelow"]), .undefined]),
       "gcTime": .oneOf([.milliseconds, .literal("Infinity"), .constRecipe, .undefined]),
       "retry": .oneOf([.bool, .integer(min: 0), .literal("Infinity"), .recipes(["failureCountLessThan", "const"]), .undefined]),
       "retryDelay": .oneOf([.milliseconds, .recipes(["linear", "const"]), .undefined]),
-      "enabled": .oneOf([.bool, .constRecipe, .undefined]),
+      "enabled": .oneOf([.bool, .recipes(["const", "dataBelow"]), .undefined]),
       "select": .oneOf([.recipes(["identity", "countCalls", "pluck", "length", "throw", "const"]), .undefined]),
       "placeholderData": .oneOf([.recipes(["previousData", "const"]), .data]),
       "initialData": .oneOf([.constRecipe, .data]),
@@ -140,13 +150,15 @@ struct OperationSpec: Sendable {
       "refetchOnMount": refetchOn,
       "refetchOnWindowFocus": refetchOn,
       "refetchOnReconnect": refetchOn,
-      "refetchInterval": .oneOf([.milliseconds, .falseValue, .constRecipe, .undefined]),
+      "refetchInterval": .oneOf([.milliseconds, .falseValue, .recipes(["const", "dataBelow"]), .undefined]),
       "refetchIntervalInBackground": .oneOf([.bool, .undefined]),
       "notifyOnChangeProps": .oneOf([.array(.string), .literal("all"), .constRecipe, .undefined]),
-      "structuralSharing": .oneOf([.bool, .undefined]),
+      "structuralSharing": .oneOf([.bool, .recipes(["keepPrevious", "takeNew"]), .undefined]),
       "networkMode": .oneOf([.literal("online"), .literal("always"), .literal("offlineFirst"), .undefined]),
       "meta": .oneOf([.dataObject, .undefined]),
       "retryOnMount": .oneOf([.bool, .undefined]),
+      "queryHash": .oneOf([.string, .undefined]),
+      "queryKeyHashFn": .oneOf([.recipes(["joinKey"]), .undefined]),
     ]
   }()
 
@@ -166,7 +178,7 @@ struct OperationSpec: Sendable {
     "type": .oneOf([.literal("active"), .literal("inactive"), .literal("all")]),
     "stale": .bool,
     "fetchStatus": .oneOf([.literal("fetching"), .literal("paused"), .literal("idle")]),
-    "predicate": .recipes(["keyIncludes", "const"]),
+    "predicate": .recipes(["keyIncludes", "stateIs", "const"]),
     "refetchType": .oneOf([.literal("active"), .literal("inactive"), .literal("all"), .literal("none")]),
   ]
 }

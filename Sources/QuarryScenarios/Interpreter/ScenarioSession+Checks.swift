@@ -49,6 +49,23 @@ extension ScenarioSession {
         }
       }
     }
+    if let received = try a.nested("received") {
+      for (name, list) in received.members.sorted(by: { $0.key < $1.key }) {
+        guard let entry = observers[name] else { throw received.fail(name, "expected the name of an observer created earlier") }
+        guard case .array(let items) = list else { throw received.fail(name, "expected an array of result fields") }
+        if items.count != entry.received.count {
+          messages.append("received.\(name): expected \(items.count) results, got \(entry.received.count)")
+          continue
+        }
+        for (i, item) in items.enumerated() {
+          guard case .object(let fields) = item else { throw received.fail(name, "expected result fields (an object)") }
+          let actual = entry.received[i].objectValue ?? [:]
+          for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+            compare("received.\(name)[\(i)].\(field)", value, actual[field])
+          }
+        }
+      }
+    }
     if let counts = try a.nested("notifications") {
       for (name, n) in counts.members.sorted(by: { $0.key < $1.key }) {
         guard let entry = observers[name] else { throw counts.fail(name, "expected the name of an observer created earlier") }
@@ -57,7 +74,11 @@ extension ScenarioSession {
     }
     if let settled = try a.nested("settled") {
       for (handle, want) in settled.members.sorted(by: { $0.key < $1.key }) {
-        guard let state = handles[handle] else { throw settled.fail(handle, "expected a handle named by an earlier step's \"as\"") }
+        guard let state = handles[handle] else {
+          // Declared (the decoder checked) but not performed yet: a cache subscriber's step.
+          messages.append("settled.\(handle): the step with this handle has not run")
+          continue
+        }
         let got: String
         switch state {
         case .pending: got = "pending"
@@ -78,13 +99,54 @@ extension ScenarioSession {
     }
     if let returnedChecks = try a.nested("returned") {
       for (handle, want) in returnedChecks.members.sorted(by: { $0.key < $1.key }) {
-        guard case .returned(let v)? = handles[handle] else { throw returnedChecks.fail(handle, "expected a handle of a value-returning step") }
+        guard let state = handles[handle] else {
+          messages.append("returned.\(handle): the step with this handle has not run")
+          continue
+        }
+        guard case .returned(let v) = state else { throw returnedChecks.fail(handle, "expected a handle of a value-returning step") }
         compare("returned.\(handle)", want, v)
+      }
+    }
+    if let aborted = try a.nested("aborted") {
+      for (name, calls) in aborted.members.sorted(by: { $0.key < $1.key }) {
+        guard case .object(let byCall) = calls else { throw aborted.fail(name, "expected {call number: true or false}") }
+        for (call, want) in byCall.sorted(by: { $0.key < $1.key }) {
+          guard let n = Int(call), let signal = signals[name]?[n] else {
+            messages.append("aborted.\(name).\(call): call \(call) of \(name) did not read its signal")
+            continue
+          }
+          compare("aborted.\(name).\(call)", want, .bool(signal.isAborted))
+        }
+      }
+    }
+    if case .array(let pairs)? = a["sameData"] {
+      for (i, pair) in pairs.enumerated() {
+        let r = try ArgumentReader(pair, file: scenario.file, path: "\(a.path).sameData[\(i)]")
+        let same = try r.bool("same")
+        let (x, xLabel) = try dataRef(r, "a")
+        let (y, yLabel) = try dataRef(r, "b")
+        if sameDataObject(x, y) != same {
+          messages.append("sameData[\(i)]: expected \(xLabel) and \(yLabel) to be \(same ? "the same object" : "different objects")")
+        }
       }
     }
     if let size = a["cacheSize"] {
       compare("cacheSize", size, .number(Double(client.queryCache.getAll().count)))
     }
+    for name in observers.keys { observers[name]!.received = [] }
     for m in messages { failures.append("step \(stepIndex) (t=\(TraceValues.show(.number(now)))): \(m)") }
+  }
+}
+
+extension ScenarioSession {
+  /// The data a `sameData` reference names, with a label for messages.
+  func dataRef(_ r: ArgumentReader, _ side: String) throws -> (DataBox?, String) {
+    let ref = try ArgumentReader(r[side], file: scenario.file, path: "\(r.path).\(side)")
+    if ref.has("observer") {
+      let (name, entry) = try observerEntry(ref)
+      return (entry.observer.getCurrentResult().dataBox, "observer \(name)'s data")
+    }
+    let key = try ref.queryKey("query")
+    return (client.queryCache.find(QueryFilters(queryKey: key, exact: true))?.state.dataBox, "query \(key.queryHash)'s data")
   }
 }

@@ -21,8 +21,12 @@ final class ScenarioSession: @unchecked Sendable {
 
   struct ObserverEntry {
     var observer: QueryObserver
-    var unsubscribe: (@Sendable () -> Void)?
+    /// Unsubscribe functions by listener name (`""` is the default listener).
+    var subs: [String: @Sendable () -> Void] = [:]
+    /// Calls of the default listener.
     var notifications = 0
+    /// The results the default listener received since the previous `expect` step.
+    var received: [JSONValue] = []
   }
 
   let scenario: Scenario
@@ -34,6 +38,10 @@ final class ScenarioSession: @unchecked Sendable {
   var handles: [String: Handle] = [:]
   var observers: [String: ObserverEntry] = [:]
   var observerNames: [ObjectIdentifier: String] = [:]
+  /// The abort signals of calls that read theirs, by function name and call number.
+  var signals: [String: [Int: AbortSignal]] = [:]
+  /// The unsubscribe functions of `subscribeCache` listeners.
+  var cacheActors: [@Sendable () -> Void] = []
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
@@ -61,15 +69,27 @@ final class ScenarioSession: @unchecked Sendable {
     let fn = QueryFunction { [unowned self] context in
       let (n, outcome) = self.call(name, context)
       guard let outcome else { throw ScriptError(message: "script exhausted: \(name)") }
-      if outcome.readSignal { _ = context.signal }
+      if outcome.readSignal || outcome.onAbort {
+        let signal = context.signal
+        self.signals[name, default: [:]][n] = signal
+        if outcome.onAbort {
+          signal.onAbort { [unowned self] in self.emit(["ev": "abort", "fn": .string(name), "n": .number(Double(n))]) }
+        }
+      }
+      if case .syncError(let message) = outcome.result { throw ScriptError(message: message) }
       if let after = outcome.after { await self.scheduler.sleep(Double(after)) }
       switch outcome.result {
-      case .error(let message): throw ScriptError(message: message)
+      case .error(let message), .syncError(let message): throw ScriptError(message: message)
+      case .rejection(let value): throw ScriptRejection(value: fixtureValue(value) ?? .null)
       case .value(let v):
         if let r = recipe(v) {
           switch r.name {
           case "queryKey": return context.queryKey.jsonValue
           case "pageParam": return context.pageParam as JSONValue?
+          case "context":
+            var members: [String: JSONValue] = ["queryKey": context.queryKey.jsonValue, "client": .bool(context.client === self.client)]
+            if let meta = context.meta { members["meta"] = meta }
+            return JSONValue.object(members)
           default: return JSONValue.number(Double(n))  // callCount: this call's own number
           }
         }
@@ -125,7 +145,7 @@ final class ScenarioSession: @unchecked Sendable {
         defaults.queries = try decoder.queryOptions(queries, "client.defaultOptions.queries")
       }
     }
-    client = QueryClient(scheduler: scheduler, defaultOptions: defaults)
+    client = QueryClient(scheduler: scheduler, defaultOptions: defaults, queryCacheConfig: try cacheCallbacks())
     // The environment both runners replay in: explicitly focused and online.
     client.focusManager.setFocused(true)
     client.onlineManager.setOnline(true)
@@ -138,6 +158,7 @@ final class ScenarioSession: @unchecked Sendable {
     }
     defer {
       isTornDown = true
+      for unsubscribe in cacheActors { unsubscribe() }
       unsubscribeCache()
       for entry in observers.values { entry.observer.destroy() }
       client.clear()
@@ -190,3 +211,36 @@ final class ScenarioSession: @unchecked Sendable {
     emit(ev)
   }
 }
+
+extension ScenarioSession {
+  /// `client.queryCache`: QueryCache callbacks that write `cacheCallback` events.
+  func cacheCallbacks() throws -> QueryCache.Config {
+    var config = QueryCache.Config()
+    guard case .object(let callbacks)? = scenario.client?["queryCache"] else { return config }
+    if callbacks["onSuccess"] == .bool(true) {
+      config.onSuccess = { [unowned self] data, query in
+        self.cacheCallback("onSuccess", data, nil, query, withData: true, withError: false)
+      }
+    }
+    if callbacks["onError"] == .bool(true) {
+      config.onError = { [unowned self] error, query in
+        self.cacheCallback("onError", nil, error, query, withData: false, withError: true)
+      }
+    }
+    if callbacks["onSettled"] == .bool(true) {
+      config.onSettled = { [unowned self] data, error, query in
+        self.cacheCallback("onSettled", data, error, query, withData: true, withError: true)
+      }
+    }
+    return config
+  }
+
+  /// Writes a `cacheCallback` event.
+  func cacheCallback(_ callback: String, _ data: (any Sendable)?, _ error: (any Error)?, _ query: Query, withData: Bool, withError: Bool) {
+    var ev: [String: JSONValue] = ["ev": "cacheCallback", "callback": .string(callback), "key": .string(query.queryHash)]
+    if withData, let data = TraceValues.json(data) { ev["data"] = data }
+    if withError { ev["error"] = TraceValues.errorText(error) }
+    emit(ev)
+  }
+}
+

@@ -6,6 +6,11 @@ struct ScriptError: Error, CustomStringConvertible, Equatable {
   var description: String { message }
 }
 
+/// What a scripted function rejects with when it rejects with a value that is not an `Error`.
+struct ScriptRejection: Error, Equatable {
+  var value: JSONValue
+}
+
 /// How the trace writes values, states and results (see `Specs/README.md`, Trace).
 enum TraceValues {
   /// Engine data as JSON; `nil` is `undefined`.
@@ -21,6 +26,7 @@ enum TraceValues {
     guard let error else { return .null }
     switch error {
     case let e as ScriptError: return .string(e.message)
+    case let e as ScriptRejection: return e.value
     case is CancelledError: return "CancelledError"
     case let e as QuarryError: return .string(e.description)
     default: return .string(String(describing: error))
