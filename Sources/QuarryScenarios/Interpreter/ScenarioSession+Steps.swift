@@ -84,6 +84,19 @@ extension ScenarioSession {
         subscribe(name)
         returned(TraceValues.result(observer.getCurrentResult()), handle: h)
       }
+    case "subscribe" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (name, _) = try mutationObserverEntry(a)
+      subscribeMutationObserver(name)
+    case "unsubscribe" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (name, entry) = try mutationObserverEntry(a)
+      entry.unsubscribe?()
+      mutationObservers[name]!.unsubscribe = nil
+    case "setOptions" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (_, entry) = try mutationObserverEntry(a)
+      entry.observer.setOptions(try mutationOptions(a["options"], "\(p).options"))
+    case "getCurrentResult" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (_, entry) = try mutationObserverEntry(a)
+      returned(TraceValues.mutationResult(entry.observer.getCurrentResult()), handle: h)
     case "subscribe":
       let (name, _) = try observerEntry(a)
       subscribe(name)
@@ -112,6 +125,7 @@ extension ScenarioSession {
     case "expect":
       try check(a)
     default:
+      if try performMutationStep(step, a) { return }
       throw a.fail(nil, "unknown operation \(step.operation)")
     }
   }
