@@ -1109,7 +1109,9 @@ class Run {
           const entry = { observer: undefined, unsubscribe: undefined, notifications: 0 }
           this.mutationObservers.add(n)
           this.observers.set(n, entry)
+          this.constructing = n // the constructor already notifies observerOptionsUpdated
           const observer = new lib.MutationObserver(client(), o)
+          this.constructing = undefined
           entry.observer = observer
           this.observerNames.set(observer, n)
           if (op === 'createMutationObserver') return undefined
@@ -1347,7 +1349,7 @@ class Run {
       const ev = { ev: 'mutationCache', type: event.type }
       if (event.mutation) ev.mutationId = event.mutation.mutationId
       if (event.type === 'updated') ev.action = event.action.type
-      if (event.observer) ev.observer = this.observerNames.get(event.observer) ?? '?'
+      if (event.observer) ev.observer = this.observerNames.get(event.observer) ?? this.constructing ?? '?'
       this.emit(ev)
     })
     const unsubscribeCache = this.client.getQueryCache().subscribe((event) => {

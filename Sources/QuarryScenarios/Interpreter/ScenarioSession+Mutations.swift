@@ -323,7 +323,9 @@ extension ScenarioSession {
     case "observeMutation", "createMutationObserver":
       let name = try a.string("observer")
       let options = try mutationOptions(a["options"], "\(p).options")
+      constructingObserver = name  // the constructor already notifies observerOptionsUpdated
       let observer = MutationObserver(client: client, options: options)
+      constructingObserver = nil
       mutationObservers[name] = MutationObserverEntry(observer: observer)
       observerNames[ObjectIdentifier(observer)] = name
       if step.operation == "observeMutation" {

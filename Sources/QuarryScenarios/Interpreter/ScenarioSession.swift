@@ -37,6 +37,7 @@ final class ScenarioSession: @unchecked Sendable {
   var observerNames: [ObjectIdentifier: String] = [:]
   var mutationObservers: [String: MutationObserverEntry] = [:]
   var callbackCalls: [String: Int] = [:]
+  var constructingObserver: String?
   var callbackFunctions: [String: MutationCallback] = [:]
   var stepIndex = -1
   lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
@@ -158,7 +159,7 @@ final class ScenarioSession: @unchecked Sendable {
       var ev: [String: JSONValue] = ["ev": "mutationCache", "type": .string(event.type)]
       if let mutation = event.mutation { ev["mutationId"] = .number(Double(mutation.mutationId)) }
       if let action = event.action { ev["action"] = .string(action.type) }
-      if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? "?") }
+      if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? constructingObserver ?? "?") }
       emit(ev)
     }
     defer {
