@@ -147,3 +147,58 @@ import Testing
     #expect(log.entries == ["run 1", "run 2"])
   }
 }
+
+/// The README's mutation example, compiled and run against a fake API.
+@Suite struct ReadmeMutationExampleTests {
+  struct Todo: Sendable, Equatable { var title: String }
+  struct API: Sendable {
+    let scheduler: VirtualScheduler
+    let fails: Bool
+    func addTodo(_ title: String) async throws -> Todo {
+      await scheduler.sleep(10)
+      if fails { throw CancelledError() }
+      return Todo(title: title)
+    }
+  }
+
+  func run(fails: Bool) async -> (shown: [String]?, after: [String]?, result: Todo?) {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let api = API(scheduler: scheduler, fails: fails)
+    client.setQueryData(["todos"], value: ["walk"])
+    // README: begin
+    var addTodo = MutationOptions(mutationKey: ["addTodo"])
+    addTodo.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
+    addTodo.onMutate = MutationCallback { input in  // optimistic: show the new item at once
+      let previous = try client.getQueryData(["todos"], as: [String].self)
+      let title = input.variables as? String ?? ""
+      client.setQueryData(["todos"], value: (previous ?? []) + [title])
+      return previous  // becomes the `context` of the later callbacks
+    }
+    addTodo.onError = MutationCallback { input in  // roll back
+      client.setQueryData(["todos"], value: input.context as? [String] ?? [])
+      return nil
+    }
+    let task = Task(executorPreference: scheduler) { try await client.mutate("buy milk", as: Todo.self, options: addTodo) }
+    // README: end
+    scheduler.advance(by: 0)
+    let shown = try? client.getQueryData(["todos"], as: [String].self)
+    scheduler.advance(by: 10)
+    let result = try? await task.value
+    return (shown, try? client.getQueryData(["todos"], as: [String].self), result)
+  }
+
+  @Test func theOptimisticItemShowsAndStaysOnSuccess() async {
+    let outcome = await run(fails: false)
+    #expect(outcome.shown == ["walk", "buy milk"])
+    #expect(outcome.after == ["walk", "buy milk"])
+    #expect(outcome.result == Todo(title: "buy milk"))
+  }
+
+  @Test func theOptimisticItemIsRolledBackOnFailure() async {
+    let outcome = await run(fails: true)
+    #expect(outcome.shown == ["walk", "buy milk"])
+    #expect(outcome.after == ["walk"])
+    #expect(outcome.result == nil)
+  }
+}
