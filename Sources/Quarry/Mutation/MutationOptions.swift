@@ -6,7 +6,10 @@
 /// ```swift
 /// var options = MutationOptions(mutationKey: ["addTodo"])
 /// options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
-/// options.onSuccess = MutationCallback { _ in client.invalidateQueries(...); return nil }
+/// options.onSettled = .async { _ in  // awaited: the mutation settles after the refetch
+///   try await client.invalidateQueries(InvalidateQueryFilters(QueryFilters(queryKey: ["todos"])))
+///   return nil
+/// }
 /// ```
 public struct MutationOptions: Sendable {
   /// The key (for defaults, filters and `isMutating`).
