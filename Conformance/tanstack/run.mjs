@@ -474,20 +474,145 @@ function decodeDefaultOptions(v, jpath, run) {
   expectObject(v, jpath, ['queries', 'mutations'])
   const out = {}
   if ('queries' in v) out.queries = decodeQueryOptions(v.queries, `${jpath}.queries`, run)
-  if ('mutations' in v) {
-    expectObject(v.mutations, `${jpath}.mutations`)
-    out.mutations = {}
-    for (const k of Object.keys(v.mutations)) {
-      out.mutations[k] = decodeOptionValue(v.mutations[k], `${jpath}.mutations.${k}`, k)
-    }
+  if ('mutations' in v) out.mutations = decodeMutationOptions(v.mutations, `${jpath}.mutations`, run)
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// Mutations: options, filters, scripted callbacks (Specs/README.md "Mutations")
+
+const MUTATION_HOOKS = ['onMutate', 'onSuccess', 'onError', 'onSettled']
+const MUTATION_OPTIONS = {
+  mutationKey: QUERY_OPTIONS.queryKey,
+  retry: QUERY_OPTIONS.retry,
+  retryDelay: QUERY_OPTIONS.retryDelay,
+  gcTime: QUERY_OPTIONS.gcTime,
+  networkMode: QUERY_OPTIONS.networkMode,
+  meta: QUERY_OPTIONS.meta,
+  scope: (v, p) => {
+    expectObject(v, p, ['id'], 'a scope object {"id": ...}')
+    if (typeof v.id !== 'string') fail(`${p}.id`, 'expected a string')
+    return { id: v.id }
+  },
+}
+
+function decodeMutationOptions(v, jpath, run) {
+  expectObject(v, jpath, ['mutationFn', ...MUTATION_HOOKS, ...Object.keys(MUTATION_OPTIONS)], 'mutation options (an object)')
+  const out = {}
+  for (const k of Object.keys(v)) {
+    const p = `${jpath}.${k}`
+    if (isUndefinedMarker(v[k])) out[k] = undefined
+    else if (k === 'mutationFn') {
+      if (typeof v[k] !== 'string' || !run.scripts.has(v[k])) fail(p, 'expected the name of a function in "functions"')
+      out.mutationFn = run.scripts.get(v[k]).mutationFn
+    } else if (MUTATION_HOOKS.includes(k)) out[k] = run.callback(v[k], k, p)
+    else out[k] = MUTATION_OPTIONS[k](v[k], p)
   }
   return out
+}
+
+function decodeMutateOptions(v, jpath, run) {
+  if (v === undefined) return undefined
+  expectObject(v, jpath, ['onSuccess', 'onError', 'onSettled'], 'per-call callbacks (an object)')
+  const out = {}
+  for (const k of Object.keys(v)) out[k] = run.callback(v[k], `mutate.${k}`, `${jpath}.${k}`)
+  return out
+}
+
+function decodeMutationCacheConfig(v, jpath, run) {
+  expectObject(v, jpath, MUTATION_HOOKS, 'mutation cache callbacks (an object)')
+  const out = {}
+  for (const k of Object.keys(v)) out[k] = run.callback(v[k], `cache.${k}`, `${jpath}.${k}`)
+  return out
+}
+
+const MUTATION_STATUSES = ['idle', 'pending', 'success', 'error']
+
+function decodeMutationFilters(v, jpath) {
+  if (v === undefined) return undefined
+  expectObject(v, jpath, ['mutationKey', 'exact', 'status'], 'mutation filters (an object)')
+  const out = {}
+  if ('mutationKey' in v) {
+    if (!Array.isArray(v.mutationKey)) fail(`${jpath}.mutationKey`, 'expected a mutation key (an array)')
+    out.mutationKey = decodeData(v.mutationKey, `${jpath}.mutationKey`)
+  }
+  if ('exact' in v) {
+    if (typeof v.exact !== 'boolean') fail(`${jpath}.exact`, 'expected a boolean')
+    out.exact = v.exact
+  }
+  if ('status' in v) {
+    if (!MUTATION_STATUSES.includes(v.status)) fail(`${jpath}.status`, 'expected idle, pending, success or error')
+    out.status = v.status
+  }
+  return out
+}
+
+// A value inside a scripted callback: data, where {"$ref": name, "key"?: k} reads the callback's
+// arguments (variables, data, error, context) or an earlier operation's "as".
+function resolveRefs(v, env) {
+  if (Array.isArray(v)) return v.map((x) => resolveRefs(x, env))
+  if (isObj(v)) {
+    if (isUndefinedMarker(v)) return undefined
+    if ('$ref' in v) {
+      const x = env[v.$ref]
+      return 'key' in v ? (x === undefined || x === null ? undefined : x[v.key]) : x
+    }
+    const out = {}
+    for (const k of Object.keys(v)) out[k] = resolveRefs(v[k], env)
+    return out
+  }
+  return v
+}
+
+const CALLBACK_OPS = ['cancelQueries', 'invalidateQueries', 'refetchQueries', 'getQueryData', 'setQueryData']
+
+// The arguments of each hook by position (TanStack's signatures), as the trace writes them.
+function hookArguments(hook, args) {
+  const base = hook.replace(/^(cache|mutate)\./, '')
+  const cache = hook.startsWith('cache.')
+  const env = {}
+  let i = 0
+  if (base === 'onSuccess') env.data = args[i++]
+  else if (base === 'onError') env.error = args[i++]
+  else if (base === 'onSettled') {
+    env.data = args[i++]
+    env.error = args[i++]
+  }
+  env.variables = args[i++]
+  if (base !== 'onMutate') env.context = args[i++]
+  if (cache) env.mutationId = args[i++].mutationId
+  return env
+}
+
+class ScriptedCallbackError extends Error {}
+
+function validateCallbacks(callbacks) {
+  expectObject(callbacks, 'callbacks', null, 'an object of scripted callbacks')
+  for (const [name, spec] of Object.entries(callbacks)) {
+    const p = `callbacks.${name}`
+    expectObject(spec, p, ['do', 'return', 'throw', 'async'], 'a scripted callback')
+    if ('return' in spec && 'throw' in spec) fail(p, 'expected at most one of "return" and "throw"')
+    if ('throw' in spec && typeof spec.throw !== 'string') fail(`${p}.throw`, 'expected an error message string')
+    if ('async' in spec && typeof spec.async !== 'boolean') fail(`${p}.async`, 'expected a boolean')
+    if ('do' in spec) {
+      if (!Array.isArray(spec.do)) fail(`${p}.do`, 'expected an array of operations')
+      spec.do.forEach((op, i) => {
+        const op_p = `${p}.do[${i}]`
+        expectObject(op, op_p, [...CALLBACK_OPS, 'await', 'as'], 'a callback operation')
+        const names = Object.keys(op).filter((k) => k !== 'await' && k !== 'as')
+        if (names.length !== 1) fail(op_p, `expected exactly one of ${CALLBACK_OPS.join(', ')}`)
+        if ('await' in op && typeof op.await !== 'boolean') fail(`${op_p}.await`, 'expected a boolean')
+        if ('as' in op && typeof op.as !== 'string') fail(`${op_p}.as`, 'expected a name')
+        expectObject(op[names[0]], `${op_p}.${names[0]}`)
+      })
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------
 // Fixture structure
 
-const TOP_MEMBERS = ['format', 'id', 'title', 'source', 'client', 'functions', 'steps']
+const TOP_MEMBERS = ['format', 'id', 'title', 'source', 'client', 'functions', 'callbacks', 'steps']
 const OUTCOME_MEMBERS = ['after', 'return', 'throw', 'reject', 'throwSync', 'readSignal', 'onAbort', 'times']
 
 function validateTop(fx, fileId, area) {
@@ -503,12 +628,13 @@ function validateTop(fx, fileId, area) {
   }
   if ('source' in fx && typeof fx.source !== 'string') fail('source', 'expected a string')
   if ('client' in fx) {
-    expectObject(fx.client, 'client', ['defaultOptions', 'queryCache'])
+    expectObject(fx.client, 'client', ['defaultOptions', 'queryCache', 'mutationCache'])
     if ('queryCache' in fx.client) {
       expectObject(fx.client.queryCache, 'client.queryCache', ['onSuccess', 'onError', 'onSettled'])
       for (const [k, v] of Object.entries(fx.client.queryCache)) if (v !== true) fail(`client.queryCache.${k}`, 'expected true')
     }
   }
+  if ('callbacks' in fx) validateCallbacks(fx.callbacks)
   if ('functions' in fx) {
     expectObject(fx.functions, 'functions', null, 'an object of scripted functions')
     for (const [name, outcomes] of Object.entries(fx.functions)) {
@@ -532,8 +658,8 @@ function validateTop(fx, fileId, area) {
         if ('return' in o) {
           if (isRecipe(o.return)) {
             expectObject(o.return, `${op}.return`, ['$fn'], 'a return recipe')
-            if (!['queryKey', 'pageParam', 'callCount', 'context'].includes(o.return.$fn)) {
-              fail(`${op}.return.$fn`, 'expected "queryKey", "pageParam", "callCount" or "context"')
+            if (!['queryKey', 'pageParam', 'callCount', 'context', 'variables'].includes(o.return.$fn)) {
+              fail(`${op}.return.$fn`, 'expected "queryKey", "pageParam", "callCount", "context" or "variables"')
             }
           } else decodeData(o.return, `${op}.return`)
         }
@@ -573,6 +699,15 @@ const OPS = {
   getOptimisticResult: { record: 'return' },
   setFocused: { record: null },
   setOnline: { record: null },
+  mutate: { record: 'settle' },
+  observeMutation: { record: 'return' },
+  createMutationObserver: { record: null },
+  reset: { record: null },
+  resumePausedMutations: { record: 'settle' },
+  isMutating: { record: 'return' },
+  findMutation: { record: 'return' },
+  findAllMutations: { record: 'return' },
+  setMutationDefaults: { record: null },
   expect: { record: null },
   tick: { record: null },
   subscribeCache: { record: null },
@@ -617,6 +752,27 @@ function stateOf(state) {
 }
 const STATE_FIELDS = Object.keys(stateOf({}))
 
+function mutationStateOf(state) {
+  return {
+    status: state.status,
+    isPaused: state.isPaused,
+    data: state.data,
+    error: state.error ?? null,
+    variables: state.variables,
+    context: state.context,
+    failureCount: state.failureCount,
+    failureReason: state.failureReason ?? null,
+    submittedAt: state.submittedAt,
+  }
+}
+const MUTATION_STATE_FIELDS = Object.keys(mutationStateOf({}))
+const MUTATION_RESULT_FIELDS = [...MUTATION_STATE_FIELDS, 'isIdle', 'isPending', 'isSuccess', 'isError']
+function mutationResultOf(r) {
+  const out = mutationStateOf(r)
+  for (const k of ['isIdle', 'isPending', 'isSuccess', 'isError']) out[k] = r[k]
+  return out
+}
+
 const RESULT_FIELDS = [
   'status', 'fetchStatus', 'data', 'error', 'dataUpdatedAt', 'errorUpdatedAt', 'errorUpdateCount',
   'failureCount', 'failureReason', 'isPending', 'isSuccess', 'isError', 'isLoading', 'isFetching',
@@ -651,7 +807,91 @@ class Run {
     this.cacheActors = [] // unsubscribe functions of subscribeCache listeners
     this.stepIndex = -1
     this.tornDown = false // teardown writes nothing
+    this.callbackSpecs = new Map(Object.entries(fx.callbacks ?? {}).map(([n, spec]) => [n, { spec, calls: 0 }]))
+    this.callbackFns = new Map() // `${hook} ${name}` -> function (one identity per hook and name)
+    this.mutationObservers = new Set() // names of mutation observers
     for (const [name, outcomes] of Object.entries(fx.functions ?? {})) this.addScript(name, outcomes)
+  }
+
+  // The scripted callback `name` bound to `hook`: writes a callback event, performs its
+  // operations (awaiting those marked "await", as an async function does), returns or throws.
+  callback(name, hook, jpath) {
+    if (typeof name !== 'string' || !this.callbackSpecs.has(name)) fail(jpath, 'expected the name of a callback in "callbacks"')
+    const id = `${hook} ${name}`
+    if (this.callbackFns.has(id)) return this.callbackFns.get(id)
+    const entry = this.callbackSpecs.get(name)
+    const { spec } = entry
+    const ops = (spec.do ?? []).map((op, i) => this.decodeCallbackOp(op, `callbacks.${name}.do[${i}]`))
+    const isAsync = spec.async === true || ops.some((o) => o.await)
+    const finish = (env) => {
+      if ('throw' in spec) {
+        const e = new ScriptedCallbackError(spec.throw)
+        throw e
+      }
+      return resolveRefs(spec.return, env)
+    }
+    const fn = (...args) => {
+      const env = hookArguments(hook, args)
+      entry.calls++
+      const ev = { ev: 'callback', hook, fn: name, n: entry.calls }
+      for (const k of ['data', 'error', 'variables', 'context', 'mutationId']) {
+        if (k in env) ev[k] = k === 'error' ? (env.error === null || env.error === undefined ? null : env.error.message) : env[k]
+      }
+      this.emit(ev)
+      if (env.error) env.error = env.error.message
+      if (!isAsync) {
+        for (const op of ops) {
+          const r = op.perform(env)
+          if (op.as !== undefined) env[op.as] = r
+        }
+        return finish(env)
+      }
+      return (async () => {
+        for (const op of ops) {
+          const r = op.await ? await op.perform(env) : op.perform(env)
+          if (op.as !== undefined) env[op.as] = r
+        }
+        return finish(env)
+      })()
+    }
+    this.callbackFns.set(id, fn)
+    return fn
+  }
+
+  decodeCallbackOp(op, jpath) {
+    const name = Object.keys(op).find((k) => k !== 'await' && k !== 'as')
+    const a = op[name]
+    const p = `${jpath}.${name}`
+    const client = () => this.client
+    let perform
+    if (name === 'getQueryData') {
+      expectObject(a, p, ['queryKey'])
+      const k = decodeData(a.queryKey, `${p}.queryKey`)
+      perform = () => client().getQueryData(k)
+    } else if (name === 'setQueryData') {
+      expectObject(a, p, ['queryKey', 'data', 'updater'])
+      const k = decodeData(a.queryKey, `${p}.queryKey`)
+      if (('data' in a) === ('updater' in a)) fail(p, 'expected exactly one of "data" and "updater"')
+      if ('data' in a) perform = (env) => client().setQueryData(k, resolveRefs(a.data, env))
+      else {
+        const u = a.updater
+        if (!isRecipe(u) || !['append', 'increment', 'undefined'].includes(u.$fn)) fail(`${p}.updater`, 'expected an append, increment or undefined recipe')
+        perform = (env) => {
+          if (u.$fn === 'append') {
+            const value = resolveRefs(u.value, env)
+            return client().setQueryData(k, (old) => [...(old ?? []), value])
+          }
+          if (u.$fn === 'increment') return client().setQueryData(k, (old) => (old ?? 0) + u.by)
+          return client().setQueryData(k, () => undefined)
+        }
+      }
+    } else {
+      expectObject(a, p, ['filters', 'options'])
+      const f = decodeFilters(a.filters, `${p}.filters`, { refetchType: name === 'invalidateQueries' })
+      const o = decodeCallOptions(a.options, `${p}.options`)
+      perform = () => client()[name](f, o)
+    }
+    return { perform, await: op.await === true, as: op.as }
   }
 
   get now() {
@@ -666,10 +906,17 @@ class Run {
   addScript(name, outcomes) {
     const script = { name, outcomes, cursor: 0, used: 0, calls: 0 }
     const run = this
-    script.fn = function scripted(context) {
+    script.mutationFn = function scriptedMutation(variables, context) {
+      return script.fn(context, { variables })
+    }
+    script.fn = function scripted(context, mutation) {
       script.calls++
       const n = script.calls
-      const ev = { ev: 'call', fn: name, n, key: run.lib.hashKey(context.queryKey) }
+      const ev = { ev: 'call', fn: name, n }
+      if (mutation) {
+        if (context.mutationKey !== undefined) ev.key = run.lib.hashKey(context.mutationKey)
+        ev.variables = mutation.variables
+      } else ev.key = run.lib.hashKey(context.queryKey)
       const pageParam = context.pageParam
       if (pageParam !== undefined) ev.pageParam = pageParam
       run.emit(ev)
@@ -702,6 +949,7 @@ class Run {
           if (o.return.$fn === 'context') {
             return { queryKey: structuredClone(context.queryKey), meta: context.meta, client: context.client === run.client }
           }
+          if (o.return.$fn === 'variables') return structuredClone(mutation?.variables)
           return n
         }
         return decodeData(o.return, 'return') // a fresh copy per call
@@ -750,16 +998,18 @@ class Run {
     const a = s.args
     const lib = this.lib
     const client = () => this.client
-    const obsName = (args, { create = false } = {}) => {
+    const obsName = (args, { create = false, mutation = false } = {}) => {
       const n = args.observer
       if (typeof n !== 'string' || n.length === 0) fail(`${p}.observer`, 'expected an observer name')
       if (names) {
         if (create && names.observers.has(n)) fail(`${p}.observer`, `observer "${n}" already exists`)
         if (!create && !names.observers.has(n)) fail(`${p}.observer`, `expected the name of an observer created earlier; "${n}" is not one`)
         if (create) names.observers.add(n)
+        if (create && mutation) this.mutationObservers.add(n)
       }
       return n
     }
+    const isMutationObserver = (n) => this.mutationObservers.has(n)
     const keyArg = (args) => {
       if (!Array.isArray(args.queryKey)) fail(`${p}.queryKey`, 'expected a query key (an array)')
       return decodeData(args.queryKey, `${p}.queryKey`)
@@ -902,8 +1152,76 @@ class Run {
       case 'setOptions': {
         expectObject(a, p, ['observer', 'options'])
         const n = obsName(a)
-        const o = decodeQueryOptions(a.options, `${p}.options`, this, { requireKey: true })
+        const o = isMutationObserver(n)
+          ? decodeMutationOptions(a.options, `${p}.options`, this)
+          : decodeQueryOptions(a.options, `${p}.options`, this, { requireKey: true })
         return () => this.observers.get(n).observer.setOptions(o)
+      }
+      case 'mutate': {
+        expectObject(a, p, ['options', 'observer', 'variables', 'mutateOptions'])
+        if (('options' in a) === ('observer' in a)) fail(p, 'expected exactly one of "options" and "observer"')
+        const variables = 'variables' in a ? decodeData(a.variables, `${p}.variables`) : undefined
+        if ('observer' in a) {
+          const n = obsName(a)
+          if (!isMutationObserver(n)) fail(`${p}.observer`, `expected a mutation observer; "${n}" observes a query`)
+          const mo = decodeMutateOptions(a.mutateOptions, `${p}.mutateOptions`, this)
+          return () => this.observers.get(n).observer.mutate(structuredClone(variables), mo)
+        }
+        if ('mutateOptions' in a) fail(`${p}.mutateOptions`, 'per-call callbacks need an observer')
+        const o = decodeMutationOptions(a.options, `${p}.options`, this)
+        return () => client().getMutationCache().build(client(), o).execute(structuredClone(variables))
+      }
+      case 'observeMutation':
+      case 'createMutationObserver': {
+        expectObject(a, p, ['observer', 'options'])
+        const n = obsName(a, { create: true, mutation: true })
+        const o = decodeMutationOptions(a.options, `${p}.options`, this)
+        return () => {
+          const entry = { observer: undefined, subs: new Map(), notifications: 0, received: [] }
+          this.mutationObservers.add(n)
+          this.observers.set(n, entry)
+          this.constructing = n // the constructor already notifies observerOptionsUpdated
+          const observer = new lib.MutationObserver(client(), o)
+          this.constructing = undefined
+          entry.observer = observer
+          this.observerNames.set(observer, n)
+          if (op === 'createMutationObserver') return undefined
+          this.subscribeObserver(n, entry)
+          return mutationResultOf(observer.getCurrentResult())
+        }
+      }
+      case 'reset': {
+        expectObject(a, p, ['observer'])
+        const n = obsName(a)
+        if (!isMutationObserver(n)) fail(`${p}.observer`, `expected a mutation observer; "${n}" observes a query`)
+        return () => this.observers.get(n).observer.reset()
+      }
+      case 'resumePausedMutations': {
+        expectObject(a, p, [])
+        return () => client().resumePausedMutations()
+      }
+      case 'isMutating': {
+        expectObject(a, p, ['filters'])
+        const f = decodeMutationFilters(a.filters, `${p}.filters`)
+        return () => client().isMutating(f)
+      }
+      case 'findMutation': {
+        expectObject(a, p, ['filters'])
+        if (!('filters' in a)) fail(`${p}.filters`, 'expected filters')
+        const f = decodeMutationFilters(a.filters, `${p}.filters`)
+        return () => client().getMutationCache().find(f)?.mutationId
+      }
+      case 'findAllMutations': {
+        expectObject(a, p, ['filters'])
+        const f = decodeMutationFilters(a.filters, `${p}.filters`)
+        return () => client().getMutationCache().findAll(f).map((m) => m.mutationId)
+      }
+      case 'setMutationDefaults': {
+        expectObject(a, p, ['mutationKey', 'options'])
+        if (!Array.isArray(a.mutationKey)) fail(`${p}.mutationKey`, 'expected a mutation key (an array)')
+        const k = decodeData(a.mutationKey, `${p}.mutationKey`)
+        const o = decodeMutationOptions(a.options, `${p}.options`, this)
+        return () => client().setMutationDefaults(k, o)
       }
       case 'refetch': {
         expectObject(a, p, ['observer', 'options'])
@@ -914,7 +1232,8 @@ class Run {
       case 'getCurrentResult': {
         expectObject(a, p, ['observer'])
         const n = obsName(a)
-        return () => resultOf(this.observers.get(n).observer.getCurrentResult())
+        const of = isMutationObserver(n) ? mutationResultOf : resultOf
+        return () => of(this.observers.get(n).observer.getCurrentResult())
       }
       case 'getOptimisticResult': {
         expectObject(a, p, ['observer', 'options'])
@@ -1008,7 +1327,7 @@ class Run {
     let requested = false
     const unsubscribe = entry.observer.subscribe((result) => {
       calls++
-      const written = resultOf(result)
+      const written = (this.mutationObservers.has(name) ? mutationResultOf : resultOf)(result)
       if (listener === '') {
         entry.notifications++
         entry.received.push(written)
@@ -1035,16 +1354,16 @@ class Run {
 
   decodeExpect(a, p, names) {
     const lib = this.lib
-    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData', 'aborted', 'received'])
+    expectObject(a, p, ['calls', 'query', 'queries', 'result', 'notifications', 'settled', 'returned', 'cacheSize', 'sameData', 'aborted', 'received', 'mutation', 'mutations', 'mutationCount'])
     const checks = [] // each () => failure message or undefined
     const cmp = (what, expected, actual) =>
       show(expected) === show(actual) ? undefined : `${what}: expected ${show(expected)}, got ${show(actual)}`
     if ('calls' in a) {
       expectObject(a.calls, `${p}.calls`)
       for (const [fn, n] of Object.entries(a.calls)) {
-        if (!this.scripts.has(fn)) fail(`${p}.calls.${fn}`, `expected the name of a function in "functions"`)
+        if (!this.scripts.has(fn) && !this.callbackSpecs.has(fn)) fail(`${p}.calls.${fn}`, `expected the name of a function in "functions" or a callback in "callbacks"`)
         if (!isInt(n) || n < 0) fail(`${p}.calls.${fn}`, 'expected a non-negative integer')
-        checks.push(() => cmp(`calls.${fn}`, n, this.scripts.get(fn).calls))
+        checks.push(() => cmp(`calls.${fn}`, n, (this.scripts.get(fn) ?? this.callbackSpecs.get(fn)).calls))
       }
     }
     const queryCheck = (q, qp) => {
@@ -1081,10 +1400,11 @@ class Run {
       for (const [n, fieldsObj] of Object.entries(a.result)) {
         const np = `${p}.result.${n}`
         needObserver(n, np)
-        expectObject(fieldsObj, np, RESULT_FIELDS, 'result fields (an object)')
+        const isMutation = this.mutationObservers.has(n)
+        expectObject(fieldsObj, np, isMutation ? MUTATION_RESULT_FIELDS : RESULT_FIELDS, 'result fields (an object)')
         const expected = Object.fromEntries(Object.keys(fieldsObj).map((k) => [k, decodeData(fieldsObj[k], `${np}.${k}`)]))
         checks.push(() => {
-          const r = resultOf(this.observers.get(n).observer.getCurrentResult())
+          const r = (isMutation ? mutationResultOf : resultOf)(this.observers.get(n).observer.getCurrentResult())
           for (const k of Object.keys(expected)) {
             const m = cmp(`result.${n}.${k}`, expected[k], r[k])
             if (m) return m
@@ -1202,6 +1522,35 @@ class Run {
         )
       })
     }
+    const mutationCheck = (q, qp) => {
+      expectObject(q, qp, ['mutationId', 'exists', ...MUTATION_STATE_FIELDS], 'a mutation check (an object)')
+      if (!isInt(q.mutationId) || q.mutationId < 1) fail(`${qp}.mutationId`, 'expected a mutation id (1, 2, ...)')
+      if ('exists' in q && typeof q.exists !== 'boolean') fail(`${qp}.exists`, 'expected a boolean')
+      const fields = Object.keys(q).filter((k) => k !== 'mutationId' && k !== 'exists')
+      if (q.exists === false && fields.length) fail(qp, 'expected no state fields with "exists": false')
+      const expected = Object.fromEntries(fields.map((k) => [k, decodeData(q[k], `${qp}.${k}`)]))
+      const label = `mutation ${q.mutationId}`
+      checks.push(() => {
+        const m = this.client.getMutationCache().getAll().find((x) => x.mutationId === q.mutationId)
+        if (q.exists === false) return m ? `${label}: expected absent, but it exists` : undefined
+        if (!m) return `${label}: expected to exist, but it is absent`
+        const st = mutationStateOf(m.state)
+        for (const k of fields) {
+          const msg = cmp(`${label}.${k}`, expected[k], st[k])
+          if (msg) return msg
+        }
+        return undefined
+      })
+    }
+    if ('mutation' in a) mutationCheck(a.mutation, `${p}.mutation`)
+    if ('mutations' in a) {
+      if (!Array.isArray(a.mutations)) fail(`${p}.mutations`, 'expected an array of mutation checks')
+      a.mutations.forEach((q, i) => mutationCheck(q, `${p}.mutations[${i}]`))
+    }
+    if ('mutationCount' in a) {
+      if (!isInt(a.mutationCount) || a.mutationCount < 0) fail(`${p}.mutationCount`, 'expected a non-negative integer')
+      checks.push(() => cmp('mutationCount', a.mutationCount, this.client.getMutationCache().getAll().length))
+    }
     if ('cacheSize' in a) {
       if (!isInt(a.cacheSize) || a.cacheSize < 0) fail(`${p}.cacheSize`, 'expected a non-negative integer')
       checks.push(() => cmp('cacheSize', a.cacheSize, this.client.getQueryCache().getAll().length))
@@ -1226,7 +1575,7 @@ class Run {
       promise.then(
         (v) => {
           hd.status = 'fulfilled'
-          hd.value = s.op === 'refetch' ? resultOf(v) : v
+          hd.value = s.op === 'refetch' ? resultOf(v) : s.op === 'resumePausedMutations' ? undefined : v
           if (handle !== undefined) this.emit({ ev: 'settle', handle, value: hd.value })
         },
         (e) => {
@@ -1260,8 +1609,19 @@ class Run {
       if (callbacks.onSettled) cacheConfig.onSettled = (data, error, query) => on('onSettled', data, error, query)
       config.queryCache = new lib.QueryCache(cacheConfig)
     }
+    const mutationCacheConfig = this.fx.client?.mutationCache
+    if (mutationCacheConfig !== undefined) {
+      config.mutationCache = new lib.MutationCache(decodeMutationCacheConfig(mutationCacheConfig, 'client.mutationCache', this))
+    }
     this.client = new lib.QueryClient(config)
     this.client.mount()
+    const unsubscribeMutations = this.client.getMutationCache().subscribe((event) => {
+      const ev = { ev: 'mutationCache', type: event.type }
+      if (event.mutation) ev.mutationId = event.mutation.mutationId
+      if (event.type === 'updated') ev.action = event.action.type
+      if (event.observer) ev.observer = this.observerNames.get(event.observer) ?? this.constructing ?? '?'
+      this.emit(ev)
+    })
     const unsubscribeCache = this.client.getQueryCache().subscribe((event) => {
       const ev = { ev: 'cache', type: event.type, key: event.query.queryHash }
       if (event.type === 'updated') ev.action = event.action.type
@@ -1290,12 +1650,16 @@ class Run {
         for (const q of this.client.getQueryCache().getAll()) {
           this.emit({ ev: 'final', key: q.queryHash, state: stateOf(q.state), observers: q.getObserversCount() })
         }
+        for (const m of this.client.getMutationCache().getAll()) {
+          this.emit({ ev: 'mutationFinal', mutationId: m.mutationId, state: mutationStateOf(m.state) })
+        }
       }
     } finally {
       this.tornDown = true
       for (const unsubscribe of this.cacheActors) unsubscribe()
       unsubscribeCache()
-      for (const { observer } of this.observers.values()) observer.destroy()
+      unsubscribeMutations()
+      for (const [name, { observer }] of this.observers) if (!this.mutationObservers.has(name)) observer.destroy()
       this.client.clear()
       this.client.unmount()
       this.clock.timers.clear()
@@ -1344,6 +1708,9 @@ process.stdout.on('error', (e) => {
 // ignores those (the engine is unaffected), and so do both runners (see Specs/README.md).
 process.on('unhandledRejection', (reason) => {
   if (activeRun && (activeRun.lib.isCancelledError(reason) || reason instanceof ScriptError)) return
+  // TanStack reports a failing mutation callback as an unhandled rejection by design
+  // (`void Promise.reject(e)`); the scripted callback errors are expected.
+  if (reason instanceof ScriptedCallbackError) return
   const m = `unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`
   if (activeRun) activeRun.unexpected ??= m
   else process.stderr.write(`run.mjs: ${m}\n`)

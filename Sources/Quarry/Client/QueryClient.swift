@@ -2,8 +2,13 @@
 public struct DefaultOptions: Sendable {
   /// Defaults for every query.
   public var queries: QueryOptions
+  /// Defaults for every mutation.
+  public var mutations: MutationOptions
   /// Creates defaults.
-  public init(queries: QueryOptions = QueryOptions()) { self.queries = queries }
+  public init(queries: QueryOptions = QueryOptions(), mutations: MutationOptions = MutationOptions()) {
+    self.queries = queries
+    self.mutations = mutations
+  }
 }
 
 /// The entry point to Quarry's engine: a cache of queries plus the operations on them
@@ -19,17 +24,21 @@ public final class QueryClient: @unchecked Sendable {
   let engine: Engine
   /// The query cache.
   public let queryCache: QueryCache
+  /// The mutation cache.
+  public let mutationCache: MutationCache
   private var defaultOptionsStorage: DefaultOptions
+  var mutationDefaults: [(hash: String, key: QueryKey, options: MutationOptions)] = []
   private var queryDefaults: [(hash: String, key: QueryKey, options: QueryOptions)] = []
   private var mountCount = 0
   private var unsubscribeFocus: (() -> Void)?
   private var unsubscribeOnline: (() -> Void)?
 
   /// Creates a client on `scheduler` (virtual time in tests, a real clock in apps).
-  public init(scheduler: any QueryScheduler = ClockScheduler(clock: ContinuousClock()), defaultOptions: DefaultOptions = DefaultOptions(), queryCacheConfig: QueryCache.Config = QueryCache.Config()) {
+  public init(scheduler: any QueryScheduler = ClockScheduler(clock: ContinuousClock()), defaultOptions: DefaultOptions = DefaultOptions(), queryCacheConfig: QueryCache.Config = QueryCache.Config(), mutationCacheConfig: MutationCache.Config = MutationCache.Config()) {
     let engine = Engine(scheduler: scheduler)
     self.engine = engine
     self.queryCache = QueryCache(engine: engine, config: queryCacheConfig)
+    self.mutationCache = MutationCache(engine: engine, config: mutationCacheConfig)
     self.defaultOptionsStorage = defaultOptions
   }
 
@@ -66,10 +75,6 @@ public final class QueryClient: @unchecked Sendable {
       unsubscribeOnline?()
       unsubscribeOnline = nil
     }
-  }
-
-  func resumePausedMutations() -> Promise<Void> {
-    Promise.resolved((), scheduler: engine.scheduler)
   }
 
   /// How many matching queries are fetching.
@@ -160,8 +165,13 @@ public final class QueryClient: @unchecked Sendable {
     engine.lock.sync { for query in queryCache.findAll(filters) { queryCache.remove(query) } }
   }
 
-  /// Removes everything from the cache.
-  public func clear() { queryCache.clear() }
+  /// Removes everything from both caches.
+  public func clear() {
+    engine.lock.sync {
+      queryCache.clear()
+      mutationCache.clear()
+    }
+  }
 
   // MARK: Defaults
 

@@ -12,8 +12,8 @@ extension FixtureValidator {
         let calls = try object(checkValue, checkPath, "an object mapping function names to call counts")
         for name in calls.keys.sorted() {
           let namePath = JSONPath.member(checkPath, name)
-          guard functionNames.contains(name) else {
-            throw fail(namePath, "expected a function declared in \"functions\" (declared: \(functionNames.joined(separator: ", ")))")
+          guard functionNames.contains(name) || callbackNames.contains(name) else {
+            throw fail(namePath, "expected a function declared in \"functions\" or a callback in \"callbacks\" (declared: \((functionNames + callbackNames).joined(separator: ", ")))")
           }
           _ = try integer(calls[name]!, min: 0, namePath)
         }
@@ -30,7 +30,8 @@ extension FixtureValidator {
           let observerPath = JSONPath.member(checkPath, name)
           try checkObserverName(name, observerPath)
           let fields = try object(results[name]!, observerPath, "an object of result fields")
-          try onlyMembers(fields, FixtureVocabulary.resultFields, observerPath, "result field")
+          let allowed = mutationObservers.contains(name) ? FixtureVocabulary.mutationResultFields : FixtureVocabulary.resultFields
+          try onlyMembers(fields, allowed, observerPath, "result field")
           for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(observerPath, field)) }
         }
       case "received":
@@ -109,7 +110,14 @@ extension FixtureValidator {
             try check(calls[call]!, .bool, JSONPath.member(namePath, call))
           }
         }
-      default:  // cacheSize
+      case "mutation":
+        try checkMutationCheck(checkValue, checkPath)
+      case "mutations":
+        guard case .array(let items) = checkValue else {
+          throw fail(checkPath, "expected an array of mutation checks, found \(found(checkValue))")
+        }
+        for (index, item) in items.enumerated() { try checkMutationCheck(item, JSONPath.element(checkPath, index)) }
+      default:  // cacheSize, mutationCount
         _ = try integer(checkValue, min: 0, checkPath)
       }
     }
@@ -122,6 +130,22 @@ extension FixtureValidator {
     guard members.count == 1 else { throw fail(path, #"expected exactly one of "observer" and "query""#) }
     if let observer = members["observer"] { try checkObserver(observer, JSONPath.member(path, "observer")) }
     if let key = members["query"] { try check(key, .queryKey, JSONPath.member(path, "query")) }
+  }
+
+  /// Checks one `mutation` check: `{mutationId, ...state fields}` or `{mutationId, "exists": false}`.
+  func checkMutationCheck(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let fields = try object(value, path, "a mutation check object with \"mutationId\"")
+    try onlyMembers(fields, ["mutationId", "exists"] + FixtureVocabulary.mutationStateFields, path, "mutation check field")
+    guard let id = fields["mutationId"] else { throw fail(JSONPath.member(path, "mutationId"), "missing; expected a mutation id (1, 2, ...)") }
+    _ = try integer(id, min: 1, JSONPath.member(path, "mutationId"))
+    if let exists = fields["exists"] {
+      let existsPath = JSONPath.member(path, "exists")
+      guard case .bool(let flag) = exists else { throw fail(existsPath, "expected true or false, found \(found(exists))") }
+      if !flag, fields.count > 2 { throw fail(existsPath, "no other fields with \"exists\": false") }
+    }
+    for field in fields.keys.sorted() where field != "mutationId" && field != "exists" {
+      try checkData(fields[field]!, JSONPath.member(path, field))
+    }
   }
 
   /// Checks one `query` check: `{queryKey, ...state fields}` or `{queryKey, "exists": false}`.

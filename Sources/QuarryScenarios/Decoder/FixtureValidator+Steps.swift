@@ -92,6 +92,7 @@ extension FixtureValidator {
         }
       }
       var declared: String?
+      var declaredMutationObserver = false
       for argument in arguments {
         let argumentPath = JSONPath.member(path, argument.name)
         guard let member = members[argument.name] else {
@@ -119,9 +120,41 @@ extension FixtureValidator {
           declared = name
         case .observer:
           try checkObserver(member, argumentPath)
+        case .mutationOptions:
+          try checkMutationOptions(member, argumentPath)
+        case .mutationFilters:
+          try checkMutationFilters(member, argumentPath)
+        case .declareMutationObserver:
+          guard case .string(let name) = member, !name.isEmpty else {
+            throw fail(argumentPath, "expected a non-empty observer name, found \(found(member))")
+          }
+          if let earlier = observers[name] {
+            throw fail(argumentPath, "a new observer name; \(list([name])) is already declared at steps[\(earlier)]")
+          }
+          declared = name
+          declaredMutationObserver = true
+        case .mutationObserver:
+          try checkObserver(member, argumentPath)
+          guard case .string(let name) = member, mutationObservers.contains(name) else {
+            throw fail(argumentPath, "expected a mutation observer (declared by observeMutation or createMutationObserver), found \(found(member))")
+          }
+        case .mutateOptions:
+          guard members["observer"] != nil else { throw fail(argumentPath, "per-call callbacks need an \"observer\"") }
+          let callbacks = try object(member, argumentPath, "an object of per-call callbacks")
+          try onlyMembers(callbacks, FixtureVocabulary.mutateOptions, argumentPath, "per-call callback")
+          for key in callbacks.keys.sorted() { try checkCallbackName(callbacks[key]!, JSONPath.member(argumentPath, key)) }
+        case .observerOptions:
+          if case .string(let name)? = members["observer"], mutationObservers.contains(name) {
+            try checkMutationOptions(member, argumentPath)
+          } else {
+            try checkQueryOptions(member, argumentPath, requireKey: true)
+          }
         }
       }
-      if let declared { observers[declared] = step }
+      if let declared {
+        observers[declared] = step
+        if declaredMutationObserver { mutationObservers.insert(declared) }
+      }
     }
   }
 

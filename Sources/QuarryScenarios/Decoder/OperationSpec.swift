@@ -38,6 +38,18 @@ struct OperationSpec: Sendable {
       case declareObserver
       /// An observer declared by an earlier step.
       case observer
+      /// Mutation options.
+      case mutationOptions
+      /// Mutation filters.
+      case mutationFilters
+      /// A new mutation observer name.
+      case declareMutationObserver
+      /// A mutation observer declared by an earlier step.
+      case mutationObserver
+      /// Per-call callbacks (`onSuccess`, `onError`, `onSettled`: callback names).
+      case mutateOptions
+      /// Options for the step's `observer`: query or mutation options by its kind.
+      case observerOptions
     }
     var name: String
     var required: Bool
@@ -116,7 +128,29 @@ struct OperationSpec: Sendable {
     "unsubscribe": OperationSpec(
       shape: .members([arg("observer", .observer), arg("listener", .value(.string), required: false)]), records: .nothing),
     "setOptions": OperationSpec(
-      shape: .members([arg("observer", .observer), arg("options", .queryOptions(requireKey: true))]),
+      shape: .members([arg("observer", .observer), arg("options", .observerOptions)]),
+      records: .nothing),
+    "mutate": OperationSpec(
+      shape: .members([
+        arg("options", .mutationOptions, required: false),
+        arg("observer", .mutationObserver, required: false),
+        arg("variables", .value(.data), required: false),
+        arg("mutateOptions", .mutateOptions, required: false),
+      ]),
+      records: .settle, exactlyOne: [["options", "observer"]]),
+    "observeMutation": OperationSpec(
+      shape: .members([arg("observer", .declareMutationObserver), arg("options", .mutationOptions)]),
+      records: .value),
+    "createMutationObserver": OperationSpec(
+      shape: .members([arg("observer", .declareMutationObserver), arg("options", .mutationOptions)]),
+      records: .nothing),
+    "reset": OperationSpec(shape: .members([arg("observer", .mutationObserver)]), records: .nothing),
+    "resumePausedMutations": OperationSpec(shape: .members([]), records: .settle),
+    "isMutating": OperationSpec(shape: .members([arg("filters", .mutationFilters, required: false)]), records: .value),
+    "findMutation": OperationSpec(shape: .members([arg("filters", .mutationFilters)]), records: .value),
+    "findAllMutations": OperationSpec(shape: .members([arg("filters", .mutationFilters, required: false)]), records: .value),
+    "setMutationDefaults": OperationSpec(
+      shape: .members([arg("mutationKey", .value(.queryKey)), arg("options", .mutationOptions)]),
       records: .nothing),
     "refetch": OperationSpec(
       shape: .members([arg("observer", .observer), arg("options", .flags(FixtureVocabulary.refetchOptions), required: false)]),
@@ -162,8 +196,9 @@ struct OperationSpec: Sendable {
     ]
   }()
 
-  /// The rule for each mutation default option's value.
+  /// The rule for each mutation option's value (function and callback names are checked by name).
   static let mutationOptionRules: [String: ValueRule] = [
+    "mutationKey": .queryKey,
     "retry": .oneOf([.bool, .integer(min: 0), .literal("Infinity"), .recipes(["failureCountLessThan", "const"])]),
     "retryDelay": .oneOf([.milliseconds, .recipes(["linear", "const"])]),
     "gcTime": .oneOf([.milliseconds, .literal("Infinity")]),

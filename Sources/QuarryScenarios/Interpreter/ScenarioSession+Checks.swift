@@ -12,8 +12,13 @@ extension ScenarioSession {
     }
     if let calls = try a.nested("calls") {
       for (name, n) in calls.members.sorted(by: { $0.key < $1.key }) {
-        guard let script = scripts[name] else { throw calls.fail(name, "expected the name of a function in \"functions\"") }
-        compare("calls.\(name)", n, .number(Double(script.calls)))
+        if let script = scripts[name] {
+          compare("calls.\(name)", n, .number(Double(script.calls)))
+        } else if scenario.callbacks[name] != nil {
+          compare("calls.\(name)", n, .number(Double(callbackCalls[name] ?? 0)))
+        } else {
+          throw calls.fail(name, "expected the name of a function in \"functions\" or a callback in \"callbacks\"")
+        }
       }
     }
     func queryCheck(_ value: JSONValue, _ path: String) throws {
@@ -41,8 +46,14 @@ extension ScenarioSession {
     }
     if let results = try a.nested("result") {
       for (name, fields) in results.members.sorted(by: { $0.key < $1.key }) {
-        guard let entry = observers[name] else { throw results.fail(name, "expected the name of an observer created earlier") }
-        let actual = TraceValues.result(entry.observer.getCurrentResult()).objectValue ?? [:]
+        let actual: [String: JSONValue]
+        if let entry = mutationObservers[name] {
+          actual = TraceValues.mutationResult(entry.observer.getCurrentResult()).objectValue ?? [:]
+        } else if let entry = observers[name] {
+          actual = TraceValues.result(entry.observer.getCurrentResult()).objectValue ?? [:]
+        } else {
+          throw results.fail(name, "expected the name of an observer created earlier")
+        }
         guard case .object(let expected) = fields else { throw results.fail(name, "expected result fields (an object)") }
         for (field, value) in expected.sorted(by: { $0.key < $1.key }) {
           compare("result.\(name).\(field)", value, actual[field])
@@ -68,8 +79,10 @@ extension ScenarioSession {
     }
     if let counts = try a.nested("notifications") {
       for (name, n) in counts.members.sorted(by: { $0.key < $1.key }) {
-        guard let entry = observers[name] else { throw counts.fail(name, "expected the name of an observer created earlier") }
-        compare("notifications.\(name)", n, .number(Double(entry.notifications)))
+        guard let notifications = observers[name]?.notifications ?? mutationObservers[name]?.notifications else {
+          throw counts.fail(name, "expected the name of an observer created earlier")
+        }
+        compare("notifications.\(name)", n, .number(Double(notifications)))
       }
     }
     if let settled = try a.nested("settled") {
@@ -129,6 +142,32 @@ extension ScenarioSession {
           messages.append("sameData[\(i)]: expected \(xLabel) and \(yLabel) to be \(same ? "the same object" : "different objects")")
         }
       }
+    }
+    func mutationCheck(_ value: JSONValue, _ path: String) throws {
+      let q = try ArgumentReader(value, file: scenario.file, path: path)
+      let id = Int(try q.number("mutationId"))
+      let label = "mutation \(id)"
+      let mutation = client.mutationCache.getAll().first { $0.mutationId == id }
+      if q["exists"] == .bool(false) {
+        if mutation != nil { messages.append("\(label): expected absent, but it exists") }
+        return
+      }
+      guard let mutation else {
+        messages.append("\(label): expected to exist, but it is absent")
+        return
+      }
+      let state = TraceValues.mutationState(mutation.state).objectValue ?? [:]
+      for (field, expected) in q.members.sorted(by: { $0.key < $1.key }) where field != "mutationId" && field != "exists" {
+        compare("\(label).\(field)", expected, state[field])
+      }
+    }
+    if let m = a["mutation"] { try mutationCheck(m, "\(a.path).mutation") }
+    if let ms = a["mutations"] {
+      guard case .array(let items) = ms else { throw a.fail("mutations", "expected an array of mutation checks") }
+      for (i, item) in items.enumerated() { try mutationCheck(item, "\(a.path).mutations[\(i)]") }
+    }
+    if let count = a["mutationCount"] {
+      compare("mutationCount", count, .number(Double(client.mutationCache.getAll().count)))
     }
     if let size = a["cacheSize"] {
       compare("cacheSize", size, .number(Double(client.queryCache.getAll().count)))

@@ -107,6 +107,19 @@ extension ScenarioSession {
         subscribe(name)
         returned(TraceValues.result(observer.getCurrentResult()), handle: h)
       }
+    case "subscribe" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (name, _) = try mutationObserverEntry(a)
+      subscribeMutationObserver(name)
+    case "unsubscribe" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (name, entry) = try mutationObserverEntry(a)
+      entry.unsubscribe?()
+      mutationObservers[name]!.unsubscribe = nil
+    case "setOptions" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (_, entry) = try mutationObserverEntry(a)
+      entry.observer.setOptions(try mutationOptions(a["options"], "\(p).options"))
+    case "getCurrentResult" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (_, entry) = try mutationObserverEntry(a)
+      returned(TraceValues.mutationResult(entry.observer.getCurrentResult()), handle: h)
     case "subscribe":
       let (name, entry) = try observerEntry(a)
       let listener = a.has("listener") ? try a.string("listener") : ""
@@ -141,6 +154,7 @@ extension ScenarioSession {
       // One tick: no jobs run between these operations.
       for substep in step.substeps { try perform(substep) }
     default:
+      if try performMutationStep(step, a) { return }
       throw a.fail(nil, "unknown operation \(step.operation)")
     }
   }

@@ -10,6 +10,7 @@ final class ScenarioSession: @unchecked Sendable {
     var used = 0
     var calls = 0
     var function: QueryFunction?
+    var mutationFunction: MutationFunction?
   }
 
   enum Handle {
@@ -42,6 +43,10 @@ final class ScenarioSession: @unchecked Sendable {
   var signals: [String: [Int: AbortSignal]] = [:]
   /// The unsubscribe functions of `subscribeCache` listeners.
   var cacheActors: [@Sendable () -> Void] = []
+  var mutationObservers: [String: MutationObserverEntry] = [:]
+  var callbackCalls: [String: Int] = [:]
+  var constructingObserver: String?
+  var callbackFunctions: [String: MutationCallback] = [:]
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
@@ -103,10 +108,19 @@ final class ScenarioSession: @unchecked Sendable {
   /// Records a call and picks its outcome; returns the call's number and the outcome, `nil` when
   /// the script is exhausted.
   func call(_ name: String, _ context: QueryFunctionContext) -> (Int, Outcome?) {
+    var event: [String: JSONValue] = ["key": .string(context.queryKey.queryHash)]
+    if let pageParam = context.pageParam { event["pageParam"] = pageParam }
+    return call(name, event: event)
+  }
+
+  /// Records a call with these event members; returns the call's number and its outcome.
+  func call(_ name: String, event members: [String: JSONValue]) -> (Int, Outcome?) {
     scripts[name]!.calls += 1
     let n = scripts[name]!.calls
-    var event: [String: JSONValue] = ["ev": "call", "fn": .string(name), "n": .number(Double(n)), "key": .string(context.queryKey.queryHash)]
-    if let pageParam = context.pageParam { event["pageParam"] = pageParam }
+    var event = members
+    event["ev"] = "call"
+    event["fn"] = .string(name)
+    event["n"] = .number(Double(n))
     emit(event)
     var script = scripts[name]!
     defer { scripts[name] = script }
@@ -139,13 +153,23 @@ final class ScenarioSession: @unchecked Sendable {
 
   private func replay() throws {
     var defaults = DefaultOptions()
+    var mutationCacheConfig = MutationCache.Config()
     if let client = scenario.client {
       let reader = try ArgumentReader(client, file: scenario.file, path: "client")
-      if let d = try reader.nested("defaultOptions"), let queries = d["queries"] {
-        defaults.queries = try decoder.queryOptions(queries, "client.defaultOptions.queries")
+      if let d = try reader.nested("defaultOptions") {
+        if let queries = d["queries"] {
+          defaults.queries = try decoder.queryOptions(queries, "client.defaultOptions.queries")
+        }
+        if let mutations = d["mutations"] {
+          defaults.mutations = try mutationOptions(mutations, "client.defaultOptions.mutations")
+        }
+      }
+      if let hooks = try reader.nested("mutationCache") {
+        mutationCacheConfig = try mutationCacheConfiguration(hooks)
       }
     }
-    client = QueryClient(scheduler: scheduler, defaultOptions: defaults, queryCacheConfig: try cacheCallbacks())
+    client = QueryClient(
+      scheduler: scheduler, defaultOptions: defaults, queryCacheConfig: try cacheCallbacks(), mutationCacheConfig: mutationCacheConfig)
     // The environment both runners replay in: explicitly focused and online.
     client.focusManager.setFocused(true)
     client.onlineManager.setOnline(true)
@@ -156,10 +180,18 @@ final class ScenarioSession: @unchecked Sendable {
       if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? "?") }
       emit(ev)
     }
+    let unsubscribeMutations = client.mutationCache.subscribe { [unowned self] event in
+      var ev: [String: JSONValue] = ["ev": "mutationCache", "type": .string(event.type)]
+      if let mutation = event.mutation { ev["mutationId"] = .number(Double(mutation.mutationId)) }
+      if let action = event.action { ev["action"] = .string(action.type) }
+      if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? constructingObserver ?? "?") }
+      emit(ev)
+    }
     defer {
       isTornDown = true
       for unsubscribe in cacheActors { unsubscribe() }
       unsubscribeCache()
+      unsubscribeMutations()
       for entry in observers.values { entry.observer.destroy() }
       client.clear()
       client.unmount()
@@ -178,6 +210,9 @@ final class ScenarioSession: @unchecked Sendable {
     }
     for query in client.queryCache.getAll() {
       emit(["ev": "final", "key": .string(query.queryHash), "state": TraceValues.state(query.state), "observers": .number(Double(query.observerCount))])
+    }
+    for mutation in client.mutationCache.getAll() {
+      emit(["ev": "mutationFinal", "mutationId": .number(Double(mutation.mutationId)), "state": TraceValues.mutationState(mutation.state)])
     }
   }
 

@@ -81,6 +81,32 @@ enum TraceValues {
     return .object(o)
   }
 
+  /// A mutation state, with TanStack's state names.
+  static func mutationState(_ s: MutationState) -> JSONValue {
+    var o: [String: JSONValue] = [
+      "status": .string(s.status.rawValue),
+      "isPaused": .bool(s.isPaused),
+      "error": errorText(s.error),
+      "failureCount": .number(Double(s.failureCount)),
+      "failureReason": errorText(s.failureReason),
+      "submittedAt": .number(s.submittedAt),
+    ]
+    if let data = json(s.data) { o["data"] = data }
+    if let variables = json(s.variables) { o["variables"] = variables }
+    if let context = json(s.context) { o["context"] = context }
+    return .object(o)
+  }
+
+  /// A mutation observer result.
+  static func mutationResult(_ r: MutationObserverResult) -> JSONValue {
+    guard case .object(var o) = mutationState(r.state) else { return .null }
+    o["isIdle"] = .bool(r.isIdle)
+    o["isPending"] = .bool(r.isPending)
+    o["isSuccess"] = .bool(r.isSuccess)
+    o["isError"] = .bool(r.isError)
+    return .object(o)
+  }
+
   /// JSON text for messages; `undefined` for `nil` (and for `.undefined`, as run.mjs's `show`).
   static func show(_ value: JSONValue?) -> String {
     guard let value, !value.isUndefined else { return "undefined" }

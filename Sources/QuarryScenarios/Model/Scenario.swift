@@ -10,16 +10,19 @@ public struct Scenario: Sendable {
   public var client: JSONValue?
   /// Scripted query functions by name.
   public var functions: [String: [Outcome]]
+  /// Scripted mutation callbacks by name (their validated JSON specs).
+  public var callbacks: [String: JSONValue]
   /// The steps, in order.
   public var steps: [Step]
 
   /// Creates a scenario.
-  public init(id: String, title: String, file: String, client: JSONValue?, functions: [String: [Outcome]], steps: [Step]) {
+  public init(id: String, title: String, file: String, client: JSONValue?, functions: [String: [Outcome]], callbacks: [String: JSONValue] = [:], steps: [Step]) {
     self.id = id
     self.title = title
     self.file = file
     self.client = client
     self.functions = functions
+    self.callbacks = callbacks
     self.steps = steps
   }
 }
