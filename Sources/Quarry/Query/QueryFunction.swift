@@ -43,13 +43,16 @@ public struct QueryFunctionContext: Sendable {
   public let meta: JSONValue?
   /// The page parameter, for infinite queries.
   public let pageParam: JSONValue?
+  /// Which way an infinite query's page is fetched (`nil` for other queries).
+  public let direction: FetchDirection?
   let abortSignal: AbortSignal
   private let onSignalRead: @Sendable () -> Void
 
-  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
+  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, direction: FetchDirection? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
     self.queryKey = queryKey
     self.meta = meta
     self.pageParam = pageParam
+    self.direction = direction
     self.abortSignal = signal
     self.onSignalRead = onSignalRead
   }

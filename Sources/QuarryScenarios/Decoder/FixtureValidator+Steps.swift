@@ -96,6 +96,8 @@ extension FixtureValidator {
           declared = name
         case .observer:
           try checkObserver(member, argumentPath)
+        case .queryOptionsList, .queriesOptions:
+          try checkPagedArgument(member, argument.kind, argumentPath)
         }
       }
       if let declared { observers[declared] = step }

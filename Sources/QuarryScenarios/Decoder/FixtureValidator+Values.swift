@@ -113,6 +113,8 @@ extension FixtureValidator {
       case ("throw", _): try check(argument, .string, parameterPath)
       case ("failureCountLessThan", _): try check(argument, .integer(min: 0), parameterPath)
       case ("linear", _): try check(argument, .number(min: 0), parameterPath)
+      case ("paramPlus", _): try check(argument, .anyNumber, parameterPath)
+      case ("pageField", _), ("pluckAll", _): try check(argument, .string, parameterPath)
       case ("increment", _): try check(argument, .anyNumber, parameterPath)
       default: try checkData(argument, parameterPath)
       }

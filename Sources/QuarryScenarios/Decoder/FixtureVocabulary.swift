@@ -12,7 +12,10 @@ public enum FixtureVocabulary {
     "placeholderData", "initialData", "initialDataUpdatedAt", "refetchOnMount",
     "refetchOnWindowFocus", "refetchOnReconnect", "refetchInterval", "refetchIntervalInBackground",
     "notifyOnChangeProps", "structuralSharing", "networkMode", "meta", "retryOnMount",
-  ]
+  ] + infiniteQueryOptions
+
+  /// The infinite-query option names (`pages` is `fetchInfiniteQuery`'s).
+  public static let infiniteQueryOptions = ["initialPageParam", "getNextPageParam", "getPreviousPageParam", "maxPages", "pages"]
 
   /// The mutation option names accepted in `client.defaultOptions.mutations`.
   public static let mutationOptions = ["retry", "retryDelay", "gcTime", "networkMode", "meta"]
@@ -41,6 +44,12 @@ public enum FixtureVocabulary {
     "failureCount", "failureReason", "isPending", "isSuccess", "isError", "isLoading", "isFetching",
     "isRefetching", "isLoadingError", "isRefetchError", "isFetched", "isFetchedAfterMount", "isPaused",
     "isPlaceholderData", "isStale", "isEnabled",
+  ] + infiniteResultFields
+
+  /// The fields an infinite observer's result adds.
+  public static let infiniteResultFields = [
+    "hasNextPage", "hasPreviousPage", "isFetchingNextPage", "isFetchingPreviousPage",
+    "isFetchNextPageError", "isFetchPreviousPageError",
   ]
 
   /// The `$fn` recipes and the parameter members each one takes.
@@ -49,6 +58,7 @@ public enum FixtureVocabulary {
     "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"],
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [],
+    "paramPlus": ["by", "until"], "pageField": ["key"], "pluckAll": ["key"],
   ]
 
   /// The `queryFn` value that stands for TanStack's `skipToken`.

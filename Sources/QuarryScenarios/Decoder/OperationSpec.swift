@@ -36,6 +36,10 @@ struct OperationSpec: Sendable {
       case declareObserver
       /// An observer declared by an earlier step.
       case observer
+      /// An array of query options (a queries observer's `queries`).
+      case queryOptionsList
+      /// A queries observer's options: `{combine}`, a combine recipe.
+      case queriesOptions
     }
     var name: String
     var required: Bool
@@ -60,7 +64,10 @@ struct OperationSpec: Sendable {
   ]
 
   /// Every operation by name.
-  static let all: [String: OperationSpec] = [
+  static let all: [String: OperationSpec] = pagedOperations.merging(coreOperations) { paged, _ in paged }
+
+  /// The operations of queries and observers of one query.
+  private static let coreOperations: [String: OperationSpec] = [
     "fetchQuery": OperationSpec(shape: .queryOptions(extra: [:]), records: .settle),
     "prefetchQuery": OperationSpec(shape: .queryOptions(extra: [:]), records: .settle),
     "ensureQueryData": OperationSpec(shape: .queryOptions(extra: ["revalidateIfStale": .bool]), records: .settle),
@@ -147,7 +154,7 @@ struct OperationSpec: Sendable {
       "networkMode": .oneOf([.literal("online"), .literal("always"), .literal("offlineFirst"), .undefined]),
       "meta": .oneOf([.dataObject, .undefined]),
       "retryOnMount": .oneOf([.bool, .undefined]),
-    ]
+    ].merging(infiniteOptionRules) { core, _ in core }
   }()
 
   /// The rule for each mutation default option's value.

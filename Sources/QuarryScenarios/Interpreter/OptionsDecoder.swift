@@ -128,7 +128,7 @@ struct OptionsDecoder {
           let c = r.args["value"].flatMap(data)
           options.initialData = .function(FunctionBox { @Sendable in c })
         } else if let d = data(v) {
-          options.initialData = .value(d)
+          options.initialData = .value(infiniteAware(d))
         }
       case "initialDataUpdatedAt":
         // The function form is called once, when the query is created: its constant is the same.
@@ -177,7 +177,7 @@ struct OptionsDecoder {
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.throwOnError = b
       default:
-        throw fail(p, "unknown query option")
+        guard try infiniteOption(name, v, p, &options) else { throw fail(p, "unknown query option") }
       }
     }
     return options
@@ -193,7 +193,7 @@ struct OptionsDecoder {
     case "pluck":
       guard let key = r.args["key"] else { throw fail(p, "expected a key") }
       return SelectFunction { data in
-        let json = data as? JSONValue
+        let json = TraceValues.json(data)
         switch (json, key) {
         case (.object(let o)?, .string(let k)): return o[k] as JSONValue?
         case (.array(let a)?, .number(let n)):
@@ -204,7 +204,7 @@ struct OptionsDecoder {
       }
     case "length":
       return SelectFunction { data in
-        switch data as? JSONValue {
+        switch TraceValues.json(data) {
         case .array(let a)?: return JSONValue.number(Double(a.count))
         case .string(let s)?: return JSONValue.number(Double(s.utf16.count))
         default: return nil as JSONValue?
@@ -223,7 +223,7 @@ struct OptionsDecoder {
   /// A `setQueryData` value or updater.
   func updater(data dataValue: JSONValue?, updater updaterValue: JSONValue?, _ p: String) throws -> @Sendable ((any Sendable)?) -> (any Sendable)? {
     if let dataValue {
-      let d = data(dataValue)
+      let d = data(dataValue).map(infiniteAware)
       return { _ in d }
     }
     guard let r = recipe(updaterValue) else { throw fail("\(p).updater", "expected an updater recipe") }

@@ -112,7 +112,7 @@ extension ScenarioSession {
     case "expect":
       try check(a)
     default:
-      throw a.fail(nil, "unknown operation \(step.operation)")
+      guard try performPaged(step, a) else { throw a.fail(nil, "unknown operation \(step.operation)") }
     }
   }
 }
