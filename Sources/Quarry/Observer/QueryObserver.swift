@@ -64,6 +64,16 @@ public class QueryObserver: @unchecked Sendable {
     }
   }
 
+  /// Adds an engine-internal listener, called under the lock when the result changes (a
+  /// `QueriesObserver` watching its observers, called where TanStack calls it). It is removed
+  /// by `destroy()`.
+  func subscribeInline(_ listener: @escaping (QueryObserverResult) -> Void) {
+    engine.lock.sync {
+      _ = listeners.add(listener, inline: true)
+      onSubscribe()
+    }
+  }
+
   /// Tracks a result property: with tracked properties, only their changes notify listeners.
   public func trackProp(_ name: String) { engine.lock.sync { _ = trackedProps.insert(name) } }
 

@@ -51,6 +51,10 @@ extension ScenarioSession {
     }
     if let counts = try a.nested("notifications") {
       for (name, n) in counts.members.sorted(by: { $0.key < $1.key }) {
+        if let queries = queriesObservers[name] {
+          compare("notifications.\(name)", n, .number(Double(queries.notifications)))
+          continue
+        }
         guard let entry = observers[name] else { throw counts.fail(name, "expected the name of an observer created earlier") }
         compare("notifications.\(name)", n, .number(Double(entry.notifications)))
       }

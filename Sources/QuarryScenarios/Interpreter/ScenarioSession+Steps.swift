@@ -25,6 +25,7 @@ extension ScenarioSession {
     let p = step.path
     let h = step.handle
     let json: @Sendable ((any Sendable)?) -> JSONValue? = { TraceValues.json($0) }
+    if try performOnQueriesObserver(step, a) { return }
     switch step.operation {
     case "fetchQuery":
       track(client.fetchQueryPromise(try decoder.queryOptions(step.arguments, p)), handle: h, json)

@@ -34,6 +34,8 @@ final class ScenarioSession: @unchecked Sendable {
   var handles: [String: Handle] = [:]
   var observers: [String: ObserverEntry] = [:]
   var observerNames: [ObjectIdentifier: String] = [:]
+  /// Queries observers by name, and what their combine last produced (`ScenarioSession+Paged`).
+  var queriesObservers: [String: QueriesEntry] = [:]
   var stepIndex = -1
   lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
 
@@ -135,6 +137,7 @@ final class ScenarioSession: @unchecked Sendable {
     defer {
       unsubscribeCache()
       for entry in observers.values { entry.observer.destroy() }
+      for entry in queriesObservers.values { entry.observer.destroy() }
       client.clear()
       client.unmount()
     }
