@@ -212,7 +212,7 @@ function decodeData(v, jpath) {
 const RECIPE_PLACES = {
   const: null, // any option
   identity: ['select'],
-  countCalls: ['select'],
+  countCalls: ['select', 'combine'],
   pluck: ['select'],
   length: ['select', 'combine'],
   throw: ['select'],
@@ -400,14 +400,17 @@ function decodeQueriesOptions(v, jpath, run, name) {
   expectObject(v, jpath, ['combine'], 'queries-observer options (an object)')
   if (!('combine' in v) || isUndefinedMarker(v.combine)) return {}
   if (!isRecipe(v.combine)) fail(`${jpath}.combine`, 'expected a combine recipe')
-  const f = decodeRecipe(v.combine, `${jpath}.combine`, 'combine')
-  return {
-    combine: (results) => {
+  // One function per observer and recipe: the same recipe again is the same combine.
+  const cacheKey = `${name}\u0000${canon(v.combine)}`
+  if (!run.combines.has(cacheKey)) {
+    const f = decodeRecipe(v.combine, `${jpath}.combine`, 'combine')
+    run.combines.set(cacheKey, (results) => {
       const out = f(results)
       run.lastCombined.set(name, out)
       return out
-    },
+    })
   }
+  return { combine: run.combines.get(cacheKey) }
 }
 
 function checkOpt(v, p, place, ok, what) {
@@ -659,6 +662,7 @@ class Run {
     this.observerNames = new Map() // observer -> name
     this.handles = new Map() // name -> {kind, status, value, error}
     this.lastCombined = new Map() // queries observer name -> the last combine output
+    this.combines = new Map() // observer name + recipe -> its combine function
     this.stepIndex = -1
     for (const [name, outcomes] of Object.entries(fx.functions ?? {})) this.addScript(name, outcomes)
   }

@@ -1,7 +1,7 @@
 /// The arguments of queries-observer operations.
 extension FixtureValidator {
   /// The combine recipes of a queries observer's `options.combine`.
-  static let combineRecipes = ["pluckAll", "const", "length"]
+  static let combineRecipes = ["pluckAll", "const", "length", "countCalls"]
 
   /// Checks `queries` (an array of query options) or a queries observer's `options`.
   func checkPagedArgument(_ value: JSONValue, _ kind: OperationSpec.Argument.Kind, _ path: String) throws(FixtureError) {

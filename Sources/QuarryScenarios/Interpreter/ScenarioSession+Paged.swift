@@ -38,6 +38,7 @@ extension ScenarioSession {
     case "observeQueries", "createQueriesObserver":
       let name = try a.string("observer")
       let queries = try queriesList(a, p)
+      // The entry exists before the observer so that its combine can record what it returns.
       queriesObservers[name] = QueriesEntry(observer: QueriesObserver(client: client, queries: []))
       let options = try queriesOptions(a, p, observer: name)
       let observer = QueriesObserver(client: client, queries: queries, options: options)
@@ -70,6 +71,8 @@ struct QueriesEntry {
   var notifications = 0
   /// What its combine recipe last returned (written with each listener call).
   var lastCombined: JSONValue??
+  /// Its combine functions by recipe text.
+  var combines: [String: QueriesCombine] = [:]
 }
 
 extension ScenarioSession {
@@ -117,6 +120,10 @@ extension ScenarioSession {
     let options = try ArgumentReader(value, file: scenario.file, path: "\(p).options")
     guard let combineValue = options["combine"], !isUndefinedMarker(combineValue) else { return QueriesObserverOptions() }
     guard let r = recipe(combineValue) else { throw options.fail("combine", "expected a combine recipe") }
+    // One function per observer and recipe: the same recipe again is the same combine.
+    if let cached = queriesObservers[name]?.combines[combineValue.canonicalJSON] {
+      return QueriesObserverOptions(combine: cached)
+    }
     let body: @Sendable ([QueryObserverResult]) -> JSONValue
     var reading: [String] = []
     switch r.name {
@@ -125,6 +132,9 @@ extension ScenarioSession {
       reading = [key]
       body = { results in .array(results.map { TraceValues.result($0)[key] ?? .null }) }
     case "length": body = { results in .number(Double(results.count)) }
+    case "countCalls":
+      let counter = CallCounter()
+      body = { _ in .number(Double(counter.next())) }
     case "const":
       let c = r.args["value"].flatMap(decoder.data) ?? .null
       body = { _ in c }
@@ -135,6 +145,7 @@ extension ScenarioSession {
       self.queriesObservers[name]?.lastCombined = .some(value)
       return value
     }
+    queriesObservers[name]?.combines[combineValue.canonicalJSON] = combine
     return QueriesObserverOptions(combine: combine)
   }
 }
