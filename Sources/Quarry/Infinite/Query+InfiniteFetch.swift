@@ -21,9 +21,13 @@ private struct RefetchAll: Sendable {
 }
 
 /// Whether one attempt's signal was aborted after a page function read it (TanStack's
-/// consume-aware signal: `cancelled` is per attempt).
+/// consume-aware signal: `cancelled` is per attempt, "consumed" per page context).
 private final class AttemptCancellation: Sendable {
   let isCancelled = Atomic<Bool>(false)
+}
+
+/// Whether a page function's context has had its signal read (TanStack's per-context `consumed`).
+private final class PageSignalState: Sendable {
   let isConsumed = Atomic<Bool>(false)
 }
 
@@ -43,10 +47,7 @@ extension Query {
         let previous = direction == .backward
         let param = previous ? previousPageParam(options, old) : nextPageParam(options, old)
         return fetchPage(old, param, previous: previous, options, signal, attempt, fetchOptions)
-          .then { data in
-            progress.result = data
-            return data as any Sendable
-          }
+          .then { $0 as any Sendable }
       }
       let done = Promise<any Sendable>(scheduler: engine.scheduler)
       refetchPage(
@@ -96,15 +97,18 @@ extension Query {
       Promise<Void>.resolved((), scheduler: engine.scheduler).then { _ in () }.then { _ in try outcome.get() }
     }
     if attempt.isCancelled.load(ordering: .relaxed) {
+      // TanStack rejects with the signal's reason (reading it marks the signal consumed); the
+      // retryer has already settled by then, so the reason is never seen.
       abortSignalConsumed = true
       return twoJobsLater(.failure(CancelledError()))
     }
     if isNullishParam(param) && !data.pages.isEmpty { return twoJobsLater(.success(data)) }
+    let pageSignal = PageSignalState()
     let context = QueryFunctionContext(
       queryKey: queryKey, meta: options.meta, pageParam: param, direction: previous ? .backward : .forward,
       signal: signal,
       onSignalRead: { [weak self] in
-        guard attempt.isConsumed.exchange(true, ordering: .relaxed) == false else { return }
+        guard pageSignal.isConsumed.exchange(true, ordering: .relaxed) == false else { return }
         self?.engine.lock.sync { self?.abortSignalConsumed = true }
         if signal.isAborted {
           attempt.isCancelled.store(true, ordering: .relaxed)
