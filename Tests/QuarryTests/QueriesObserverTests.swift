@@ -97,4 +97,44 @@ struct Dashboard: Sendable, Equatable {
     #expect((optimistic.combine(nil) as? [QueryObserverResult])?.count == 1)
     unsubscribe()
   }
+
+  @Test func removingOneOfTwoListenersKeepsTheObserversSubscribed() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let observer = QueriesObserver(client: client, queries: Self.queries(scheduler))
+    let first = observer.subscribe { _ in }
+    let second = observer.subscribe { _ in }
+    first()
+    #expect(observer.hasListeners)
+    #expect(client.queryCache.getAll().allSatisfy { $0.observerCount == 1 })
+    second()
+    #expect(!observer.hasListeners)
+    #expect(client.queryCache.getAll().allSatisfy { $0.observerCount == 0 })
+  }
+
+  @Test func listenersOnManyThreadsSeeEveryWriteInOrder() async {
+    let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
+    var counter = QueryOptions(queryKey: ["counter"])
+    counter.queryFn = .fn { _ in 0 }
+    counter.staleTime = .value(.milliseconds(.infinity))
+    client.setQueryData(["counter"], value: 0)
+    let observer = QueriesObserver(client: client, queries: [])
+    observer.setQueries([counter], options: QueriesObserverOptions(combine: QueriesCombine(reading: ["data"]) { results in
+      results.first?.data as? Int ?? -1
+    }))
+    let seen = Log()
+    let unsubscribe = observer.subscribe { results in seen.append("\(results.first?.data as? Int ?? -1)") }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          for _ in 0..<50 { client.setQueryData(["counter"]) { old in (old as? Int ?? 0) + 1 } }
+        }
+      }
+    }
+    #expect(observer.combinedResult as? Int == 200)
+    let values = seen.entries.compactMap(Int.init)
+    #expect(values.last == 200)
+    #expect(values == values.sorted(), "a listener never sees an older value after a newer one")
+    unsubscribe()
+  }
 }
