@@ -215,9 +215,9 @@ function decodeData(v, jpath) {
 const RECIPE_PLACES = {
   const: null, // any option
   identity: ['select'],
-  countCalls: ['select'],
+  countCalls: ['select', 'combine'],
   pluck: ['select'],
-  length: ['select'],
+  length: ['select', 'combine'],
   throw: ['select'],
   failureCountLessThan: ['retry'],
   linear: ['retryDelay'],
@@ -228,6 +228,9 @@ const RECIPE_PLACES = {
   joinKey: ['queryKeyHashFn'],
   keepPrevious: ['structuralSharing'],
   takeNew: ['structuralSharing'],
+  paramPlus: ['getNextPageParam', 'getPreviousPageParam'],
+  pageField: ['getNextPageParam', 'getPreviousPageParam'],
+  pluckAll: ['combine'],
   increment: ['updater'],
   append: ['updater'],
   undefined: ['updater'],
@@ -334,6 +337,25 @@ function decodeRecipe(v, jpath, place) {
       const separator = need('separator', (x) => typeof x === 'string', 'a separator string')
       return (queryKey) => queryKey.join(separator)
     }
+    case 'paramPlus': {
+      params(['by', 'until'])
+      const by = need('by', (x) => typeof x === 'number', 'a number')
+      const until = need('until', (x) => typeof x === 'number', 'a number')
+      return (_page, _pages, param) => {
+        const next = param + by
+        return (by >= 0 ? next > until : next < until) ? undefined : next
+      }
+    }
+    case 'pageField': {
+      params(['key'])
+      const key = need('key', (k) => typeof k === 'string', 'a string key')
+      return (page) => page[key]
+    }
+    case 'pluckAll': {
+      params(['key'])
+      const key = need('key', (k) => typeof k === 'string', 'a string key')
+      return (results) => results.map((r) => r[key])
+    }
     case 'increment': {
       params(['by'])
       const by = need('by', (x) => typeof x === 'number', 'a number')
@@ -401,6 +423,36 @@ const QUERY_OPTIONS = {
     if (!isRecipe(v)) fail(p, 'expected a joinKey recipe')
     return decodeRecipe(v, p, 'queryKeyHashFn')
   },
+  initialPageParam: (v, p) => decodeData(v, p),
+  getNextPageParam: (v, p) => pageParamOption(v, p, 'getNextPageParam'),
+  getPreviousPageParam: (v, p) => pageParamOption(v, p, 'getPreviousPageParam'),
+  maxPages: (v, p) => checkOpt(v, p, 'maxPages', (x) => isInt(x) && x >= 0, 'a whole number'),
+  pages: (v, p) => checkOpt(v, p, 'pages', (x) => isInt(x) && x >= 0, 'a whole number'),
+}
+
+function pageParamOption(v, p, place) {
+  if (!isRecipe(v)) fail(p, 'expected a page-parameter recipe')
+  return decodeRecipe(v, p, place)
+}
+
+// A queries observer's options: `{combine}`; the combine recipe records its last output
+// under the observer's name so the trace can show it.
+function decodeQueriesOptions(v, jpath, run, name) {
+  if (v === undefined || isUndefinedMarker(v)) return undefined
+  expectObject(v, jpath, ['combine'], 'queries-observer options (an object)')
+  if (!('combine' in v) || isUndefinedMarker(v.combine)) return {}
+  if (!isRecipe(v.combine)) fail(`${jpath}.combine`, 'expected a combine recipe')
+  // One function per observer and recipe: the same recipe again is the same combine.
+  const cacheKey = `${name}\u0000${canon(v.combine)}`
+  if (!run.combines.has(cacheKey)) {
+    const f = decodeRecipe(v.combine, `${jpath}.combine`, 'combine')
+    run.combines.set(cacheKey, (results) => {
+      const out = f(results)
+      run.lastCombined.set(name, out)
+      return out
+    })
+  }
+  return { combine: run.combines.get(cacheKey) }
 }
 
 function checkOpt(v, p, place, ok, what) {
@@ -711,6 +763,17 @@ const OPS = {
   expect: { record: null },
   tick: { record: null },
   subscribeCache: { record: null },
+  fetchInfiniteQuery: { record: 'settle' },
+  prefetchInfiniteQuery: { record: 'settle' },
+  ensureInfiniteQueryData: { record: 'settle' },
+  observeInfinite: { record: 'return' },
+  createInfiniteObserver: { record: null },
+  fetchNextPage: { record: 'settle' },
+  fetchPreviousPage: { record: 'settle' },
+  observeQueries: { record: 'return' },
+  createQueriesObserver: { record: null },
+  setQueries: { record: null },
+  getQueriesOptimisticResult: { record: 'return' },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -779,9 +842,15 @@ const RESULT_FIELDS = [
   'isRefetching', 'isLoadingError', 'isRefetchError', 'isFetched', 'isFetchedAfterMount', 'isPaused',
   'isPlaceholderData', 'isStale', 'isEnabled',
 ]
+const INFINITE_RESULT_FIELDS = [
+  'hasNextPage', 'hasPreviousPage', 'isFetchingNextPage', 'isFetchingPreviousPage',
+  'isFetchNextPageError', 'isFetchPreviousPageError',
+]
 function resultOf(r) {
+  if (Array.isArray(r)) return r.map(resultOf)
   const out = {}
   for (const k of RESULT_FIELDS) out[k] = r[k]
+  if ('hasNextPage' in r) for (const k of INFINITE_RESULT_FIELDS) out[k] = r[k]
   out.error ??= null
   out.failureReason ??= null
   return out
@@ -805,6 +874,8 @@ class Run {
     this.handles = new Map() // name -> {kind, status, value, error}
     this.signals = new Map() // "fn#n" -> the abort signal of a call that read it
     this.cacheActors = [] // unsubscribe functions of subscribeCache listeners
+    this.lastCombined = new Map() // queries observer name -> the last combine output
+    this.combines = new Map() // observer name + recipe -> its combine function
     this.stepIndex = -1
     this.tornDown = false // teardown writes nothing
     this.callbackSpecs = new Map(Object.entries(fx.callbacks ?? {}).map(([n, spec]) => [n, { spec, calls: 0 }]))
@@ -1017,9 +1088,74 @@ class Run {
     switch (op) {
       case 'fetchQuery':
       case 'prefetchQuery':
-      case 'ensureQueryData': {
-        const o = decodeQueryOptions(a, p, this, { requireKey: true, extra: op === 'ensureQueryData' ? ['revalidateIfStale'] : [] })
+      case 'ensureQueryData':
+      case 'fetchInfiniteQuery':
+      case 'prefetchInfiniteQuery':
+      case 'ensureInfiniteQueryData': {
+        const ensure = op === 'ensureQueryData' || op === 'ensureInfiniteQueryData'
+        const o = decodeQueryOptions(a, p, this, { requireKey: true, extra: ensure ? ['revalidateIfStale'] : [] })
         return () => client()[op](o)
+      }
+      case 'observeInfinite':
+      case 'createInfiniteObserver': {
+        expectObject(a, p, ['observer', 'options'])
+        const n = obsName(a, { create: true })
+        const o = decodeQueryOptions(a.options, `${p}.options`, this, { requireKey: true })
+        return () => {
+          const observer = new lib.InfiniteQueryObserver(client(), o)
+          const entry = { observer, subs: new Map(), notifications: 0, received: [] }
+          this.observers.set(n, entry)
+          this.observerNames.set(observer, n)
+          if (op === 'createInfiniteObserver') return undefined
+          this.subscribeObserver(n, entry)
+          return resultOf(observer.getCurrentResult())
+        }
+      }
+      case 'fetchNextPage':
+      case 'fetchPreviousPage': {
+        expectObject(a, p, ['observer', 'options'])
+        const n = obsName(a)
+        const o = decodeCallOptions(a.options, `${p}.options`, ['cancelRefetch', 'throwOnError'])
+        return () => {
+          const observer = this.observers.get(n).observer
+          if (!(observer instanceof lib.InfiniteQueryObserver)) fail(`${p}.observer`, `expected an infinite observer; "${n}" is not one`)
+          return observer[op](o)
+        }
+      }
+      case 'observeQueries':
+      case 'createQueriesObserver': {
+        expectObject(a, p, ['observer', 'queries', 'options'])
+        const n = obsName(a, { create: true })
+        const qs = this.decodeQueriesList(a.queries, `${p}.queries`)
+        const o = decodeQueriesOptions(a.options, `${p}.options`, this, n)
+        return () => {
+          const observer = new lib.QueriesObserver(client(), qs, o)
+          const entry = { observer, subs: new Map(), notifications: 0, received: [], queries: true }
+          this.observers.set(n, entry)
+          this.observerNames.set(observer, n)
+          if (op === 'createQueriesObserver') return undefined
+          this.subscribeObserver(n, entry)
+          return resultOf(observer.getCurrentResult())
+        }
+      }
+      case 'setQueries': {
+        expectObject(a, p, ['observer', 'queries', 'options'])
+        const n = obsName(a)
+        const qs = this.decodeQueriesList(a.queries, `${p}.queries`)
+        const o = decodeQueriesOptions(a.options, `${p}.options`, this, n)
+        return () => this.queriesObserver(n, p).setQueries(qs, o)
+      }
+      case 'getQueriesOptimisticResult': {
+        expectObject(a, p, ['observer', 'queries', 'options'])
+        const n = obsName(a)
+        const qs = this.decodeQueriesList(a.queries, `${p}.queries`)
+        const o = decodeQueriesOptions(a.options, `${p}.options`, this, n)
+        return () => {
+          const [results, combineResult] = this.queriesObserver(n, p).getOptimisticResult(qs, o?.combine)
+          const out = { results: resultOf(results) }
+          if (o?.combine) out.combined = combineResult()
+          return out
+        }
       }
       case 'getQueryData': {
         expectObject(a, p, ['queryKey'])
@@ -1333,6 +1469,7 @@ class Run {
         entry.received.push(written)
       }
       const ev = { ev: 'result', observer: name, result: written }
+      if (entry.queries && this.lastCombined.has(name)) ev.combined = this.lastCombined.get(name)
       if (listener !== '') ev.listener = listener
       this.emit(ev)
       if (calls === unsubscribeAfter) {
@@ -1350,6 +1487,17 @@ class Run {
     if (!unsubscribe) return
     entry.subs.delete(listener)
     unsubscribe()
+  }
+
+  decodeQueriesList(v, jpath) {
+    if (!Array.isArray(v)) fail(jpath, 'expected an array of query options')
+    return v.map((q, i) => decodeQueryOptions(q, `${jpath}[${i}]`, this, { requireKey: true }))
+  }
+
+  queriesObserver(n, p) {
+    const entry = this.observers.get(n)
+    if (!entry.queries) fail(`${p}.observer`, `expected a queries observer; "${n}" is not one`)
+    return entry.observer
   }
 
   decodeExpect(a, p, names) {
@@ -1401,7 +1549,7 @@ class Run {
         const np = `${p}.result.${n}`
         needObserver(n, np)
         const isMutation = this.mutationObservers.has(n)
-        expectObject(fieldsObj, np, isMutation ? MUTATION_RESULT_FIELDS : RESULT_FIELDS, 'result fields (an object)')
+        expectObject(fieldsObj, np, isMutation ? MUTATION_RESULT_FIELDS : [...RESULT_FIELDS, ...INFINITE_RESULT_FIELDS], 'result fields (an object)')
         const expected = Object.fromEntries(Object.keys(fieldsObj).map((k) => [k, decodeData(fieldsObj[k], `${np}.${k}`)]))
         checks.push(() => {
           const r = (isMutation ? mutationResultOf : resultOf)(this.observers.get(n).observer.getCurrentResult())
@@ -1575,7 +1723,7 @@ class Run {
       promise.then(
         (v) => {
           hd.status = 'fulfilled'
-          hd.value = s.op === 'refetch' ? resultOf(v) : s.op === 'resumePausedMutations' ? undefined : v
+          hd.value = ['refetch', 'fetchNextPage', 'fetchPreviousPage'].includes(s.op) ? resultOf(v) : s.op === 'resumePausedMutations' ? undefined : v
           if (handle !== undefined) this.emit({ ev: 'settle', handle, value: hd.value })
         },
         (e) => {

@@ -7,7 +7,7 @@
 /// let observer = QueryObserver(client: client, options: options)
 /// let unsubscribe = observer.subscribe { result in print(result.status) }
 /// ```
-public final class QueryObserver: @unchecked Sendable {
+public class QueryObserver: @unchecked Sendable {
   // Safe: every mutable member is guarded by the client's engine lock.
   let client: QueryClient
   let engine: Engine
@@ -63,6 +63,16 @@ public final class QueryObserver: @unchecked Sendable {
           if self.listeners.remove(id) { self.onUnsubscribe() }
         }
       }
+    }
+  }
+
+  /// Adds an engine-internal listener, called under the lock when the result changes (a
+  /// `QueriesObserver` watching its observers, called where TanStack calls it). It is removed
+  /// by `destroy()`.
+  func subscribeInline(_ listener: @escaping (QueryObserverResult) -> Void) {
+    engine.lock.sync {
+      _ = listeners.add(listener, inline: true)
+      onSubscribe()
     }
   }
 
@@ -163,9 +173,10 @@ public final class QueryObserver: @unchecked Sendable {
     try await refetchPromise(options).value
   }
 
-  package func refetchPromise(_ options: RefetchOptions = RefetchOptions()) -> Promise<QueryObserverResult> {
+  /// TanStack's `fetch`: `meta` is the `fetchMeta` (`fetchNextPage` and `fetchPreviousPage` set one).
+  package func refetchPromise(_ options: RefetchOptions = RefetchOptions(), meta: JSONValue? = nil) -> Promise<QueryObserverResult> {
     engine.lock.sync {
-      executeFetch(FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError))
+      executeFetch(FetchOptions(cancelRefetch: options.cancelRefetch ?? true, meta: meta, throwOnError: options.throwOnError))
         .then { [self] _ in
           engine.lock.sync {
             updateResult()

@@ -31,6 +31,8 @@ public struct QueryObserverResult: Sendable {
   public var isStale: Bool
   /// Whether this observer is enabled.
   public var isEnabled: Bool
+  /// The page flags of an ``InfiniteQueryObserver``'s result (`nil` for other observers).
+  public var infinite: InfiniteQueryFlags?
 
   /// `status == .pending`.
   public var isPending: Bool { status == .pending }
@@ -42,12 +44,12 @@ public struct QueryObserverResult: Sendable {
   public var isLoading: Bool { isPending && isFetching }
   /// `fetchStatus == .fetching`.
   public var isFetching: Bool { fetchStatus == .fetching }
-  /// Fetching with data already there.
-  public var isRefetching: Bool { isFetching && !isPending }
+  /// Fetching with data already there (for infinite queries: and not fetching one more page).
+  public var isRefetching: Bool { isFetching && !isPending && infinite?.isFetchingMore != true }
   /// Failed without data.
   public var isLoadingError: Bool { isError && dataBox == nil }
-  /// Failed with data.
-  public var isRefetchError: Bool { isError && dataBox != nil }
+  /// Failed with data (for infinite queries: and not while fetching one more page).
+  public var isRefetchError: Bool { isError && dataBox != nil && infinite?.isFetchMoreError != true }
   /// `fetchStatus == .paused`.
   public var isPaused: Bool { fetchStatus == .paused }
 
@@ -81,6 +83,7 @@ public struct QueryObserverResult: Sendable {
     if isRefetching != other.isRefetching { changed.insert("isRefetching") }
     if isLoadingError != other.isLoadingError { changed.insert("isLoadingError") }
     if isRefetchError != other.isRefetchError { changed.insert("isRefetchError") }
+    if infinite != other.infinite { changed.formUnion(InfiniteQueryFlags.changedProperties(infinite, other.infinite)) }
     return changed
   }
 }

@@ -47,13 +47,15 @@ extension Query {
 
     let signal = AbortSignal()
     let fetchOptionsCopy = fetchOptions
-    let fetchFn: () -> Promise<any Sendable> = { [self] in
-      let context = QueryFunctionContext(
-        queryKey: queryKey, meta: optionsStorage.meta, client: client, signal: signal,
-        onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
-      abortSignalConsumed = false
-      return runQueryFn(context, fetchOptionsCopy)
-    }
+    let fetchFn: () -> Promise<any Sendable> = queryType == "infinite"
+      ? infiniteFetchFn(signal: signal, fetchOptions: fetchOptionsCopy)
+      : { [self] in
+        let context = QueryFunctionContext(
+          queryKey: queryKey, meta: optionsStorage.meta, client: client, signal: signal,
+          onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
+        abortSignalConsumed = false
+        return runQueryFn(context, fetchOptionsCopy, queryFn: optionsStorage.queryFn)
+      }
 
     revertState = stateStorage
     dispatch(.fetch(meta: fetchOptions?.meta))
@@ -143,10 +145,10 @@ extension Query {
 
   /// TanStack's `ensureQueryFn` and the call itself: starts the query function at once
   /// (`Task.immediate`, like a JavaScript call) on the scheduler's executor.
-  private func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?) -> Promise<any Sendable> {
+  func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
     let promise = Promise<any Sendable>(scheduler: engine.scheduler)
-    guard case .function(let fn)? = optionsStorage.queryFn else {
-      if optionsStorage.queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
+    guard case .function(let fn)? = queryFn else {
+      if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }

@@ -59,6 +59,7 @@ public final class Query: @unchecked Sendable {
     var merged = options ?? QueryOptions()
     if let defaultOptions { merged = merged.merged(over: defaultOptions) }
     optionsStorage = merged
+    if options?.isInfinite == true { queryType = "infinite" }
     updateGcTime(merged.gcTime)
   }
 

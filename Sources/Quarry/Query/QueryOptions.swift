@@ -68,6 +68,8 @@ public struct QueryOptions: Sendable {
   /// Rethrow errors from observer fetches.
   public var throwOnError: Bool?
 
+  /// Infinite-query options (``QueryOptions/initialPageParam`` and the rest, in `+Infinite`).
+  var infinite = InfiniteOptionsStorage()
   var defaulted = false
   /// Stands for the JavaScript object identity of defaulted options: `setOptions` with the very
   /// options an observer already holds is no change (`shallowEqualObjects` sees one object).
@@ -103,6 +105,7 @@ public struct QueryOptions: Sendable {
     r.meta = meta ?? base.meta
     r.retryOnMount = retryOnMount ?? base.retryOnMount
     r.throwOnError = throwOnError ?? base.throwOnError
+    r.infinite = infinite.merged(over: base.infinite)
     r.defaulted = defaulted || base.defaulted
     r.identity = nil
     return r
@@ -123,6 +126,7 @@ public struct QueryOptions: Sendable {
       && refetchInterval == o.refetchInterval && refetchIntervalInBackground == o.refetchIntervalInBackground
       && notifyOnChangeProps == o.notifyOnChangeProps && structuralSharing == o.structuralSharing
       && identityEqual(meta, o.meta) && retryOnMount == o.retryOnMount && throwOnError == o.throwOnError
+      && infinite.isShallowEqual(to: o.infinite)
   }
 }
 

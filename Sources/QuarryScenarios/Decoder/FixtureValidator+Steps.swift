@@ -149,6 +149,8 @@ extension FixtureValidator {
           } else {
             try checkQueryOptions(member, argumentPath, requireKey: true)
           }
+        case .queryOptionsList, .queriesOptions:
+          try checkPagedArgument(member, argument.kind, argumentPath)
         }
       }
       if let declared {

@@ -119,6 +119,8 @@ extension FixtureValidator {
           throw fail(parameterPath, "expected a query state field: \(FixtureVocabulary.queryStateFields.joined(separator: ", "))")
         }
       case ("dataBelow", _): try check(argument, .oneOf([.bool, .milliseconds, .literal("Infinity"), .literal("static")]), parameterPath)
+      case ("paramPlus", _): try check(argument, .anyNumber, parameterPath)
+      case ("pageField", _), ("pluckAll", _): try check(argument, .string, parameterPath)
       default: try checkData(argument, parameterPath)
       }
     }

@@ -13,7 +13,10 @@ public enum FixtureVocabulary {
     "refetchOnWindowFocus", "refetchOnReconnect", "refetchInterval", "refetchIntervalInBackground",
     "notifyOnChangeProps", "structuralSharing", "networkMode", "meta", "retryOnMount",
     "queryHash", "queryKeyHashFn",
-  ]
+  ] + infiniteQueryOptions
+
+  /// The infinite-query option names (`pages` is `fetchInfiniteQuery`'s).
+  public static let infiniteQueryOptions = ["initialPageParam", "getNextPageParam", "getPreviousPageParam", "maxPages", "pages"]
 
   /// TanStack's mutation option names a fixture may use (also in `client.defaultOptions.mutations`).
   public static let mutationOptions = [
@@ -71,6 +74,12 @@ public enum FixtureVocabulary {
     "failureCount", "failureReason", "isPending", "isSuccess", "isError", "isLoading", "isFetching",
     "isRefetching", "isLoadingError", "isRefetchError", "isFetched", "isFetchedAfterMount", "isPaused",
     "isPlaceholderData", "isStale", "isEnabled",
+  ] + infiniteResultFields
+
+  /// The fields an infinite observer's result adds.
+  public static let infiniteResultFields = [
+    "hasNextPage", "hasPreviousPage", "isFetchingNextPage", "isFetchingPreviousPage",
+    "isFetchNextPageError", "isFetchPreviousPageError",
   ]
 
   /// The `$fn` recipes and the parameter members each one takes.
@@ -79,6 +88,7 @@ public enum FixtureVocabulary {
     "failureCountLessThan": ["n"], "linear": ["ms"], "previousData": [], "keyIncludes": ["value"], "stateIs": ["field", "value"], "dataBelow": ["n", "then", "else"], "joinKey": ["separator"], "keepPrevious": [], "takeNew": [],
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [], "context": [], "variables": [],
+    "paramPlus": ["by", "until"], "pageField": ["key"], "pluckAll": ["key"],
   ]
 
   /// The `queryFn` value that stands for TanStack's `skipToken`.

@@ -50,6 +50,10 @@ struct OperationSpec: Sendable {
       case mutateOptions
       /// Options for the step's `observer`: query or mutation options by its kind.
       case observerOptions
+      /// An array of query options (a queries observer's `queries`).
+      case queryOptionsList
+      /// A queries observer's options: `{combine}`, a combine recipe.
+      case queriesOptions
     }
     var name: String
     var required: Bool
@@ -74,7 +78,10 @@ struct OperationSpec: Sendable {
   ]
 
   /// Every operation by name.
-  static let all: [String: OperationSpec] = [
+  static let all: [String: OperationSpec] = pagedOperations.merging(coreOperations) { paged, _ in paged }
+
+  /// The operations of queries and observers of one query.
+  private static let coreOperations: [String: OperationSpec] = [
     "fetchQuery": OperationSpec(shape: .queryOptions(extra: [:]), records: .settle),
     "prefetchQuery": OperationSpec(shape: .queryOptions(extra: [:]), records: .settle),
     "ensureQueryData": OperationSpec(shape: .queryOptions(extra: ["revalidateIfStale": .bool]), records: .settle),
@@ -193,7 +200,7 @@ struct OperationSpec: Sendable {
       "retryOnMount": .oneOf([.bool, .undefined]),
       "queryHash": .oneOf([.string, .undefined]),
       "queryKeyHashFn": .oneOf([.recipes(["joinKey"]), .undefined]),
-    ]
+    ].merging(infiniteOptionRules) { core, _ in core }
   }()
 
   /// The rule for each mutation option's value (function and callback names are checked by name).

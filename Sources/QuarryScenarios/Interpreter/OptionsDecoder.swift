@@ -148,7 +148,7 @@ struct OptionsDecoder {
           let c = sharedData(r.args["value"])
           options.initialData = .function(FunctionBox { @Sendable in c })
         } else if let d = data(v) {
-          options.initialData = .value(d)
+          options.initialData = .value(infiniteAware(d))
         }
       case "initialDataUpdatedAt":
         // The function form is called once, when the query is created: its constant is the same.
@@ -213,7 +213,7 @@ struct OptionsDecoder {
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.throwOnError = b
       default:
-        throw fail(p, "unknown query option")
+        guard try infiniteOption(name, v, p, &options) else { throw fail(p, "unknown query option") }
       }
     }
     return options
@@ -250,7 +250,7 @@ struct OptionsDecoder {
     case "pluck":
       guard let key = r.args["key"] else { throw fail(p, "expected a key") }
       return SelectFunction { data in
-        let json = data as? JSONValue
+        let json = TraceValues.json(data)
         switch (json, key) {
         case (.object?, .string(let k)):
           // `d[k]` by exact code units; a member set to undefined reads as undefined.
@@ -264,7 +264,7 @@ struct OptionsDecoder {
       }
     case "length":
       return SelectFunction { data in
-        switch data as? JSONValue {
+        switch TraceValues.json(data) {
         case .array(let a)?: return JSONValue.number(Double(a.count))
         case .string(let s)?: return JSONValue.number(Double(s.utf16.count))
         default: return nil as JSONValue?
@@ -283,7 +283,7 @@ struct OptionsDecoder {
   /// A `setQueryData` value or updater.
   func updater(data dataValue: JSONValue?, updater updaterValue: JSONValue?, _ p: String) throws -> @Sendable ((any Sendable)?) -> (any Sendable)? {
     if let dataValue {
-      let d = sharedData(dataValue)
+      let d = data(dataValue).map { DataBox(infiniteAware($0)) }
       return { _ in d }
     }
     guard let r = recipe(updaterValue) else { throw fail("\(p).updater", "expected an updater recipe") }

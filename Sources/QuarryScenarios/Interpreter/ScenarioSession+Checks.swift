@@ -79,6 +79,10 @@ extension ScenarioSession {
     }
     if let counts = try a.nested("notifications") {
       for (name, n) in counts.members.sorted(by: { $0.key < $1.key }) {
+        if let queries = queriesObservers[name] {
+          compare("notifications.\(name)", n, .number(Double(queries.notifications)))
+          continue
+        }
         guard let notifications = observers[name]?.notifications ?? mutationObservers[name]?.notifications else {
           throw counts.fail(name, "expected the name of an observer created earlier")
         }

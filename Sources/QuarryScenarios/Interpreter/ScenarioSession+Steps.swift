@@ -48,6 +48,7 @@ extension ScenarioSession {
     let p = step.path
     let h = step.handle
     let json: @Sendable ((any Sendable)?) -> JSONValue? = { TraceValues.json($0) }
+    if try performOnQueriesObserver(step, a) { return }
     switch step.operation {
     case "fetchQuery":
       track(client.fetchQueryPromise(try decoder.queryOptions(step.arguments, p)), handle: h, json)
@@ -155,7 +156,7 @@ extension ScenarioSession {
       for substep in step.substeps { try perform(substep) }
     default:
       if try performMutationStep(step, a) { return }
-      throw a.fail(nil, "unknown operation \(step.operation)")
+      guard try performPaged(step, a) else { throw a.fail(nil, "unknown operation \(step.operation)") }
     }
   }
 }

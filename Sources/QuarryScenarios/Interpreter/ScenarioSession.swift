@@ -47,6 +47,8 @@ final class ScenarioSession: @unchecked Sendable {
   var callbackCalls: [String: Int] = [:]
   var constructingObserver: String?
   var callbackFunctions: [String: MutationCallback] = [:]
+  /// Queries observers by name, and what their combine last produced (`ScenarioSession+Paged`).
+  var queriesObservers: [String: QueriesEntry] = [:]
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
@@ -193,6 +195,7 @@ final class ScenarioSession: @unchecked Sendable {
       unsubscribeCache()
       unsubscribeMutations()
       for entry in observers.values { entry.observer.destroy() }
+      for entry in queriesObservers.values { entry.observer.destroy() }
       client.clear()
       client.unmount()
     }

@@ -18,6 +18,9 @@ enum TraceValues {
     guard let value else { return nil }
     if let json = value as? JSONValue { return json }
     if let json = value as? JSONValue? { return json }
+    if let infinite = value as? InfiniteData {
+      return ["pages": .array(infinite.pages.map { json($0) ?? .null }), "pageParams": .array(infinite.pageParams.map { $0 ?? .null })]
+    }
     return .string(String(describing: value))
   }
 
@@ -78,6 +81,9 @@ enum TraceValues {
       "isEnabled": .bool(r.isEnabled),
     ]
     if let data = json(r.data) { o["data"] = data }
+    if let flags = r.infinite {
+      for (name, value) in infiniteFlags(flags) { o[name] = .bool(value) }
+    }
     return .object(o)
   }
 
@@ -105,6 +111,13 @@ enum TraceValues {
     o["isSuccess"] = .bool(r.isSuccess)
     o["isError"] = .bool(r.isError)
     return .object(o)
+  }
+
+  /// The fields an infinite observer's result adds.
+  static func infiniteFlags(_ f: InfiniteQueryFlags) -> [(String, Bool)] {
+    [("hasNextPage", f.hasNextPage), ("hasPreviousPage", f.hasPreviousPage),
+     ("isFetchingNextPage", f.isFetchingNextPage), ("isFetchingPreviousPage", f.isFetchingPreviousPage),
+     ("isFetchNextPageError", f.isFetchNextPageError), ("isFetchPreviousPageError", f.isFetchPreviousPageError)]
   }
 
   /// JSON text for messages; `undefined` for `nil` (and for `.undefined`, as run.mjs's `show`).
