@@ -31,6 +31,7 @@ public final class QueryClient: @unchecked Sendable {
     self.engine = engine
     self.queryCache = QueryCache(engine: engine, config: queryCacheConfig)
     self.defaultOptionsStorage = defaultOptions
+    engine.client = self
   }
 
   /// The client's scheduler.

@@ -49,7 +49,7 @@ extension Query {
     let fetchOptionsCopy = fetchOptions
     let fetchFn: () -> Promise<any Sendable> = { [self] in
       let context = QueryFunctionContext(
-        queryKey: queryKey, meta: optionsStorage.meta, signal: signal,
+        queryKey: queryKey, meta: optionsStorage.meta, client: engine.client, signal: signal,
         onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
       abortSignalConsumed = false
       return runQueryFn(context, fetchOptionsCopy)

@@ -43,13 +43,17 @@ public struct QueryFunctionContext: Sendable {
   public let meta: JSONValue?
   /// The page parameter, for infinite queries.
   public let pageParam: JSONValue?
+  /// The client whose query is fetching (TanStack's `context.client`); `nil` once that client
+  /// was released. Weak, like a query's reference to its cache: a fetch never keeps its client alive.
+  public private(set) weak var client: QueryClient?
   let abortSignal: AbortSignal
-  private let onSignalRead: @Sendable () -> Void
+  let onSignalRead: @Sendable () -> Void
 
-  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
+  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, client: QueryClient? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
     self.queryKey = queryKey
     self.meta = meta
     self.pageParam = pageParam
+    self.client = client
     self.abortSignal = signal
     self.onSignalRead = onSignalRead
   }

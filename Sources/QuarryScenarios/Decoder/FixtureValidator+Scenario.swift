@@ -29,7 +29,9 @@ extension FixtureValidator {
 
     var functions: [String: [Outcome]] = [:]
     if let functionsValue = root["functions"] { functions = try decodeFunctions(functionsValue) }
-    functionNames = functions.keys.sorted()
+    var streams: [String: StreamScript] = [:]
+    if let streamsValue = root["streams"] { streams = try decodeStreams(streamsValue, functionNames: functions.keys.sorted()) }
+    functionNames = (functions.keys.sorted() + streams.keys.sorted()).sorted()
 
     if let client = root["client"] { try checkClient(client) }
 
@@ -42,7 +44,9 @@ extension FixtureValidator {
     for (index, stepValue) in stepValues.enumerated() {
       steps.append(try decodeStep(stepValue, index: index, lastAt: &lastAt))
     }
-    return Scenario(id: id, title: title, file: file, client: root["client"], functions: functions, steps: steps)
+    var scenario = Scenario(id: id, title: title, file: file, client: root["client"], functions: functions, steps: steps)
+    scenario.streams = streams
+    return scenario
   }
 
   /// Checks `client`: `{"defaultOptions": {"queries": {...}, "mutations": {...}}}`.
