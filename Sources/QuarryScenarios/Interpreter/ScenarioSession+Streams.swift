@@ -12,13 +12,15 @@ extension ScenarioSession {
       try self.startStream(name, context)
     }
     let mode = stream.refetchMode.flatMap(StreamedQueryRefetchMode.init(rawValue:)) ?? .reset
-    let option: QueryFnOption
-    if let reducer = stream.reducer, let initialValue = stream.initialValue {
-      let initial = decoder.data(initialValue) ?? .undefined
-      option = .streamedQuery(refetchMode: mode, initialValue: initial, reducer: ScenarioSession.reducer(reducer), streamFn: streamFn)
-    } else {
-      option = .streamedQuery(refetchMode: mode, streamFn: streamFn)
+    // Fixture data is `JSONValue` throughout (initial data, `setQueryData`), so TanStack's default
+    // (append each chunk to an array, starting from `[]`) is the `JSONValue` array form of it.
+    var initial = JSONValue.array([])
+    var reducer = ScenarioSession.reducer("append")
+    if let name = stream.reducer, let initialValue = stream.initialValue {
+      initial = decoder.data(initialValue) ?? .undefined
+      reducer = ScenarioSession.reducer(name)
     }
+    let option = QueryFnOption.streamedQuery(refetchMode: mode, initialValue: initial, reducer: reducer, streamFn: streamFn)
     guard case .function(let fn) = option else { return nil }
     scripts[name]!.function = fn
     return fn
@@ -52,9 +54,14 @@ extension ScenarioSession {
     return outcome.readSignal ? .honouringCancellation(AsyncThrowingStream(unfolding: producer.next)) : .ignoringCancellation(producer)
   }
 
-  /// The reducer recipes (`Specs/README.md`, "Scripted streams").
+  /// The reducer recipes (`Specs/README.md`, "Scripted streams") and the default, `append`.
   static func reducer(_ name: String) -> @Sendable (JSONValue, JSONValue) -> JSONValue {
     switch name {
+    case "append":  // TanStack's default reducer, `addToEnd(items, chunk)`
+      return { items, chunk in
+        guard case .array(let elements) = items else { return .array([chunk]) }
+        return .array(elements + [chunk])
+      }
     case "latest": return { _, chunk in chunk }
     default:  // "sum" and "concat": JavaScript's `acc + chunk` on numbers and on strings
       return { acc, chunk in
