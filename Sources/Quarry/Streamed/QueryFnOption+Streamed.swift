@@ -8,7 +8,6 @@ extension QueryFnOption {
   /// the query retries like any other.
   ///
   /// ```swift
-  /// let client = QueryClient()
   /// var options = QueryOptions(queryKey: ["answer"])
   /// options.queryFn = .streamedQuery(initialValue: "", reducer: { $0 + $1 }) { _ in
   ///   AsyncStream { continuation in
