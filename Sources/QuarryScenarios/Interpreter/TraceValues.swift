@@ -13,7 +13,6 @@ enum TraceValues {
     guard let value else { return nil }
     if let json = value as? JSONValue { return json }
     if let json = value as? JSONValue? { return json }
-    if let array = value as? [JSONValue] { return .array(array) }  // a streamed query's chunks
     return .string(String(describing: value))
   }
 
