@@ -57,24 +57,37 @@ import QuarryScenarios
   stopDashboard()
 }
 
-// Sources/Quarry/Cache/QueryCache.swift:4
+// README.md:73
 @MainActor @Sendable func example4() async throws {
+  var options = QueryOptions(queryKey: ["answer", 42])
+  options.queryFn = .streamedQuery(initialValue: "", reducer: { text, token in text + token }) { _ in
+    AsyncStream { continuation in   // your token stream
+      for token in ["The answer", " is", " 42."] { continuation.yield(token) }
+      continuation.finish()
+    }
+  }
+  let observer = QueryObserver(client: client, options: options)
+  let unsubscribe = observer.subscribe { result in print(result.data ?? "", result.fetchStatus) }
+}
+
+// Sources/Quarry/Cache/QueryCache.swift:4
+@MainActor @Sendable func example5() async throws {
   let unsubscribe = client.queryCache.subscribe { event in print(event.type, event.query.queryHash) }
 }
 
 // Sources/Quarry/Cache/QueryFilters.swift:3
-@MainActor @Sendable func example5() async throws {
+@MainActor @Sendable func example6() async throws {
   let active = client.queryCache.findAll(QueryFilters(queryKey: ["todos"], type: .active))
   try await client.refetchQueries(QueryFilters(queryKey: ["todos"], stale: true))
 }
 
 // Sources/Quarry/Client/QueryClient+Fetching.swift:111
-@MainActor @Sendable func example6() async throws {
+@MainActor @Sendable func example7() async throws {
   let user = try await client.fetchQuery(["user", 1], as: User.self) { _ in try await api.user(1) }
 }
 
 // Sources/Quarry/Client/QueryClient+Infinite.swift:28
-@MainActor @Sendable func example7() async throws {
+@MainActor @Sendable func example8() async throws {
   let feed = try await client.fetchInfiniteQuery(.infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
     getNextPageParam: { _, _, lastParam, _ in .number((lastParam?.numberValue ?? 0) + 1) },
@@ -83,40 +96,40 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Client/QueryClient+Mutations.swift:76
-@MainActor @Sendable func example8() async throws {
+@MainActor @Sendable func example9() async throws {
   let todo = try await client.mutate("buy milk", as: Todo.self) { title, _ in try await api.addTodo(title) }
 }
 
 // Sources/Quarry/Client/QueryClient.swift:17
-@MainActor @Sendable func example9() async throws {
+@MainActor @Sendable func example10() async throws {
   let client = QueryClient()
   let todos = try await client.fetchQuery(["todos"], as: [Todo].self) { _ in try await api.todos() }
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:130
-@MainActor @Sendable func example10() async throws {
+// Sources/Quarry/Client/QueryClient.swift:131
+@MainActor @Sendable func example11() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:142
-@MainActor @Sendable func example11() async throws {
+// Sources/Quarry/Client/QueryClient.swift:143
+@MainActor @Sendable func example12() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
 
 // Sources/Quarry/Environment/FocusManager.swift:4
-@MainActor @Sendable func example12() async throws {
+@MainActor @Sendable func example13() async throws {
   client.focusManager.setFocused(false)   // app went to the background
 }
 
 // Sources/Quarry/Infinite/InfiniteData.swift:4
-@MainActor @Sendable func example13() async throws {
+@MainActor @Sendable func example14() async throws {
   let data = InfiniteData(pages: [[1, 2], [3, 4]], pageParams: [0, 1])
   let pages = try data.pages(as: [Int].self)   // [[1, 2], [3, 4]]
 }
 
 // Sources/Quarry/Infinite/InfiniteQueryObserver.swift:5
-@MainActor @Sendable func example14() async throws {
+@MainActor @Sendable func example15() async throws {
   let options = QueryOptions.infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
     getNextPageParam: { _, _, lastParam, _ in .number((lastParam?.numberValue ?? 0) + 1) },
@@ -129,7 +142,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Infinite/QueryOptions+Infinite.swift:79
-@MainActor @Sendable func example15() async throws {
+@MainActor @Sendable func example16() async throws {
   let options = QueryOptions.infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
     getNextPageParam: { lastPage, _, lastParam, _ in
@@ -139,64 +152,64 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Keys/JSONValue+Dismantle.swift:10
-@MainActor @Sendable func example16() async throws {
+@MainActor @Sendable func example17() async throws {
   var deep: JSONValue = 1
   for _ in 0..<100_000 { deep = [deep] }
   JSONValue.dismantle(&deep)  // deep == .null, freed without recursion
 }
 
 // Sources/Quarry/Keys/JSONValue+Encoding.swift:16
-@MainActor @Sendable func example17() async throws {
+@MainActor @Sendable func example18() async throws {
   let value: JSONValue = ["b": 1, "a": [true, nil]]
   print(value.canonicalJSON)  // {"a":[true,null],"b":1}
 }
 
 // Sources/Quarry/Keys/JSONValue+Encoding.swift:148
-@MainActor @Sendable func example18() async throws {
+@MainActor @Sendable func example19() async throws {
   JSONValue.ecmaScriptString(0.000001)  // 0.000001
   JSONValue.ecmaScriptString(1e-7)      // 1e-7
   JSONValue.ecmaScriptString(1e21)      // 1e+21
 }
 
 // Sources/Quarry/Keys/JSONValue+Equality.swift:7
-@MainActor @Sendable func example19() async throws {
+@MainActor @Sendable func example20() async throws {
   JSONValue.string("caf\u{E9}") == .string("cafe\u{301}")  // false
 }
 
 // Sources/Quarry/Keys/JSONValue+Sharing.swift:16
-@MainActor @Sendable func example20() async throws {
+@MainActor @Sendable func example21() async throws {
   JSONValue.replaceEqualDeepKeepsPrevious([1, nil], [1, .undefined])  // false
 }
 
 // Sources/Quarry/Keys/JSONValue.swift:9
-@MainActor @Sendable func example21() async throws {
+@MainActor @Sendable func example22() async throws {
   let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]
 }
 
 // Sources/Quarry/Keys/QueryKey.swift:3
-@MainActor @Sendable func example22() async throws {
+@MainActor @Sendable func example23() async throws {
   let key: QueryKey = ["todos", 1, ["page": 2]]
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
 // Sources/Quarry/Keys/QueryKey.swift:23
-@MainActor @Sendable func example23() async throws {
+@MainActor @Sendable func example24() async throws {
   QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
 }
 
 // Sources/Quarry/Mutation/MutationCache.swift:4
-@MainActor @Sendable func example24() async throws {
+@MainActor @Sendable func example25() async throws {
   let unsubscribe = client.mutationCache.subscribe { event in print(event.type) }
 }
 
 // Sources/Quarry/Mutation/MutationFunction.swift:19
-@MainActor @Sendable func example25() async throws {
+@MainActor @Sendable func example26() async throws {
   var options = MutationOptions()
   options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
 }
 
 // Sources/Quarry/Mutation/MutationObserver.swift:4
-@MainActor @Sendable func example26() async throws {
+@MainActor @Sendable func example27() async throws {
   var options = MutationOptions(mutationKey: ["addTodo"])
   options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
   let observer = MutationObserver(client: client, options: options)
@@ -205,7 +218,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Mutation/MutationOptions.swift:6
-@MainActor @Sendable func example27() async throws {
+@MainActor @Sendable func example28() async throws {
   var options = MutationOptions(mutationKey: ["addTodo"])
   options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
   options.onSettled = .async { _ in  // awaited: the mutation settles after the refetch
@@ -215,7 +228,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueriesObserver.swift:4
-@MainActor @Sendable func example28() async throws {
+@MainActor @Sendable func example29() async throws {
   var todos = QueryOptions(queryKey: ["todos"])
   todos.queryFn = .fn { _ in try await api.todos() }
   var user = QueryOptions(queryKey: ["user", 1])
@@ -225,12 +238,12 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueriesObserverOptions.swift:9
-@MainActor @Sendable func example29() async throws {
+@MainActor @Sendable func example30() async throws {
   let combine = QueriesCombine(reading: ["data"]) { results in results.map { $0.data as? String } }
 }
 
 // Sources/Quarry/Observer/QueryObserver+Delivery.swift:11
-@MainActor @Sendable func example30() async throws {
+@MainActor @Sendable func example31() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -242,7 +255,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueryObserver.swift:4
-@MainActor @Sendable func example31() async throws {
+@MainActor @Sendable func example32() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -250,32 +263,32 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Query/DataBox.swift:12
-@MainActor @Sendable func example32() async throws {
+@MainActor @Sendable func example33() async throws {
   let shared = DataBox(["tags": ["a"]] as JSONValue)
   client.setQueriesData(QueryFilters(queryKey: ["todos"])) { _ in shared }  // one object in every query
 }
 
 // Sources/Quarry/Query/QueryOptions.swift:6
-@MainActor @Sendable func example33() async throws {
+@MainActor @Sendable func example34() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   options.staleTime = .value(.milliseconds(5_000))
 }
 
 // Sources/Quarry/Scheduling/ClockScheduler.swift:23
-@MainActor @Sendable func example34() async throws {
+@MainActor @Sendable func example35() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
 
 // Sources/Quarry/Scheduling/QueryScheduler.swift:7
-@MainActor @Sendable func example35() async throws {
+@MainActor @Sendable func example36() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   scheduler.advance(by: 1_000)
 }
 
 // Sources/Quarry/Scheduling/VirtualScheduler.swift:18
-@MainActor @Sendable func example36() async throws {
+@MainActor @Sendable func example37() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
@@ -285,18 +298,44 @@ import QuarryScenarios
   client.getQueryData(["todos"])   // ["buy milk"]
 }
 
+// Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:10
+@MainActor @Sendable func example38() async throws {
+  var options = QueryOptions(queryKey: ["answer"])
+  options.queryFn = .streamedQuery(initialValue: "", reducer: { $0 + $1 }) { _ in
+    AsyncStream { continuation in
+      for token in ["Hello", ", ", "world"] { continuation.yield(token) }
+      continuation.finish()
+    }
+  }
+  let observer = QueryObserver(client: client, options: options)
+  let unsubscribe = observer.subscribe { result in print(result.data ?? "…") }
+  unsubscribe()
+}
+
+// Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:43
+@MainActor @Sendable func example39() async throws {
+  var options = QueryOptions(queryKey: ["numbers"])
+  options.queryFn = .streamedQuery { _ in
+    AsyncStream { continuation in
+      for n in 1...3 { continuation.yield(n) }
+      continuation.finish()
+    }
+  }
+  // observers see [1], [1, 2], [1, 2, 3]
+}
+
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example37() async throws {
+@MainActor @Sendable func example40() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example38() async throws {
+@MainActor @Sendable func example41() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example39() async throws {
+@MainActor @Sendable func example42() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }

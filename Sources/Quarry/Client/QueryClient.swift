@@ -40,6 +40,7 @@ public final class QueryClient: @unchecked Sendable {
     self.queryCache = QueryCache(engine: engine, config: queryCacheConfig)
     self.mutationCache = MutationCache(engine: engine, config: mutationCacheConfig)
     self.defaultOptionsStorage = defaultOptions
+    engine.client = self
   }
 
   /// The client's scheduler.

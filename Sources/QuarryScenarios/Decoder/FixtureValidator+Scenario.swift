@@ -29,7 +29,9 @@ extension FixtureValidator {
 
     var functions: [String: [Outcome]] = [:]
     if let functionsValue = root["functions"] { functions = try decodeFunctions(functionsValue) }
-    functionNames = functions.keys.sorted()
+    var streams: [String: StreamScript] = [:]
+    if let streamsValue = root["streams"] { streams = try decodeStreams(streamsValue, functionNames: functions.keys.sorted()) }
+    functionNames = (functions.keys.sorted() + streams.keys.sorted()).sorted()
 
     var callbacks: [String: JSONValue] = [:]
     if case .object(let members)? = root["callbacks"] { callbackNames = members.keys.sorted() }
@@ -46,7 +48,9 @@ extension FixtureValidator {
     for (index, stepValue) in stepValues.enumerated() {
       steps.append(try decodeStep(stepValue, index: index, lastAt: &lastAt))
     }
-    return Scenario(id: id, title: title, file: file, client: root["client"], functions: functions, callbacks: callbacks, steps: steps)
+    var scenario = Scenario(id: id, title: title, file: file, client: root["client"], functions: functions, callbacks: callbacks, steps: steps)
+    scenario.streams = streams
+    return scenario
   }
 
   /// Checks `client`: `{"defaultOptions": {"queries": {...}, "mutations": {...}}}`.

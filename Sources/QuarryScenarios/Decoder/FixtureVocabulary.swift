@@ -1,7 +1,7 @@
 /// The names a fixture may use, as listed in `Specs/README.md`.
 public enum FixtureVocabulary {
   /// The top-level members of a fixture.
-  public static let topLevelMembers = ["format", "id", "title", "source", "client", "functions", "callbacks", "steps"]
+  public static let topLevelMembers = ["format", "id", "title", "source", "client", "functions", "callbacks", "streams", "steps"]
 
   /// The members of a scripted outcome.
   public static let outcomeMembers = ["after", "return", "throw", "reject", "throwSync", "readSignal", "onAbort", "times"]

@@ -57,6 +57,7 @@ final class ScenarioSession: @unchecked Sendable {
   init(_ scenario: Scenario) {
     self.scenario = scenario
     for (name, outcomes) in scenario.functions { scripts[name] = Script(outcomes: outcomes) }
+    for name in scenario.streams.keys { scripts[name] = Script(outcomes: []) }
   }
 
   var now: Double { scheduler.now() }
@@ -73,6 +74,7 @@ final class ScenarioSession: @unchecked Sendable {
   func scriptFunction(_ name: String) -> QueryFunction? {
     guard scripts[name] != nil else { return nil }
     if let fn = scripts[name]!.function { return fn }
+    if scenario.streams[name] != nil { return streamFunction(name) }
     let fn = QueryFunction { [unowned self] context in
       let (n, outcome) = self.call(name, context)
       guard let outcome else { throw ScriptError(message: "script exhausted: \(name)") }

@@ -14,6 +14,8 @@ public struct Scenario: Sendable {
   public var callbacks: [String: JSONValue]
   /// The steps, in order.
   public var steps: [Step]
+  /// Scripted streams (`streamedQuery` query functions) by name.
+  public var streams: [String: StreamScript] = [:]
 
   /// Creates a scenario.
   public init(id: String, title: String, file: String, client: JSONValue?, functions: [String: [Outcome]], callbacks: [String: JSONValue] = [:], steps: [Step]) {
