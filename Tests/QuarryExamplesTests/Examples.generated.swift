@@ -3,6 +3,7 @@
 
 import Foundation
 import Quarry
+import QuarryLive
 import QuarryScenarios
 
 // README.md:10
@@ -151,18 +152,72 @@ import QuarryScenarios
   unsubscribe()
 }
 
-// Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
+// Sources/QuarryLive/Controller/LiveQueryController+Updates.swift:31
 @MainActor @Sendable func example23() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct AllNotes: LiveDescriptor {
+    func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
+  }
+  let store = InMemoryStore<Note>()
+  let controller = LiveQueryController(store: store, descriptor: AllNotes())
+  for await update in controller.updates(withCurrentValue: true) {
+    let notes = try update.get()  // [] first, then after every commit that changes them
+    if notes.isEmpty { try store.write { try $0.insert(Note(id: 1, text: "milk")) } } else { break }
+  }
+}
+
+// Sources/QuarryLive/Controller/LiveQueryController.swift:7
+@MainActor @Sendable func example24() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct NotesByText: LiveDescriptor {
+    var ascending: Bool
+    func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] {
+      snapshot.records.sorted { ascending ? $0.text < $1.text : $0.text > $1.text }
+    }
+  }
+  let store = InMemoryStore<Note>(records: [Note(id: 1, text: "b"), Note(id: 2, text: "a")])
+  let controller = LiveQueryController(store: store, descriptor: NotesByText(ascending: true))
+  let subscription = controller.observe { change in
+    print(change.diff ?? .reload)  // rows(removed: [], inserted: [0, 1], moved: [], updated: []), then moves
+  }
+  _ = await controller.settled()
+  controller.setDescriptor(NotesByText(ascending: false))  // a new fetch only because it changed
+  _ = await controller.settled()
+  subscription.cancel()
+}
+
+// Sources/QuarryLive/Diff/LiveDiff.swift:9
+@MainActor @Sendable func example25() async throws {
+  let diff = LiveDiff.between(old: [1, 2, 3, 4], new: [4, 1, 3, 5], id: { $0 })
+  print(diff)  // rows(removed: [1], inserted: [3], moved: [3 → 0], updated: [])
+}
+
+// Sources/QuarryLive/Store/InMemoryStore.swift:10
+@MainActor @Sendable func example26() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct AllNotes: LiveDescriptor {
+    func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records.sorted { $0.id < $1.id } }
+  }
+  let store = InMemoryStore<Note>()
+  let controller = LiveQueryController(store: store, descriptor: AllNotes())
+  controller.start()
+  try store.write { try $0.insert(Note(id: 1, text: "milk")) }
+  _ = await controller.settled()
+  print(controller.results.map(\.text))  // ["milk"]
+}
+
+// Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
+@MainActor @Sendable func example27() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example24() async throws {
+@MainActor @Sendable func example28() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example25() async throws {
+@MainActor @Sendable func example29() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }
