@@ -192,8 +192,25 @@ import QuarryScenarios
   print(diff)  // rows(removed: [1], inserted: [3], moved: [3 → 0], updated: [])
 }
 
-// Sources/QuarryLive/Store/InMemoryStore.swift:10
+// Sources/QuarryLive/SQLite/SQLiteStore.swift:20
 @MainActor @Sendable func example26() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct AllNotes: LiveDescriptor {
+    var entities: Set<String>? { ["notes"] }
+    func fetch(_ db: SQLiteConnection) throws -> [Note] {
+      try db.query("SELECT id, text FROM notes ORDER BY id").map { Note(id: $0[0].int ?? 0, text: $0[1].string ?? "") }
+    }
+  }
+  let store = try SQLiteStore(path: NSTemporaryDirectory() + "notes.sqlite")
+  try store.write { try $0.execute("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT)") }
+  let controller = LiveQueryController(store: store, descriptor: AllNotes())
+  var updates = controller.updates().makeAsyncIterator()
+  try store.write { try $0.execute("INSERT INTO notes (text) VALUES (?)", ["milk"]) }
+  print(try await updates.next()?.get().map(\.text) ?? [])  // ["milk"] (or [] first, if the insert came later)
+}
+
+// Sources/QuarryLive/Store/InMemoryStore.swift:10
+@MainActor @Sendable func example27() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records.sorted { $0.id < $1.id } }
@@ -207,17 +224,17 @@ import QuarryScenarios
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example27() async throws {
+@MainActor @Sendable func example28() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example28() async throws {
+@MainActor @Sendable func example29() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example29() async throws {
+@MainActor @Sendable func example30() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }
