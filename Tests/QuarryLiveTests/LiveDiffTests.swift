@@ -114,6 +114,21 @@ import Testing
     }
   }
 
+  /// One edit in 1k, 10k and 100k rows is one change, however large the results: the cost a UI
+  /// pays is the edit, not the table.
+  @Test(arguments: [1_000, 10_000, 100_000])
+  func oneEditInALargeTableIsOneChange(rows: Int) {
+    let old = Array(0..<rows)
+    var moved = old
+    moved.insert(moved.remove(at: rows / 3), at: rows - 10)
+    #expect(LiveDiff.between(old: old, new: moved, id: { $0 }) == .rows(.init(moved: [.init(from: rows / 3, to: rows - 10)])))
+    var removed = old
+    removed.remove(at: rows / 2)
+    #expect(LiveDiff.between(old: old, new: removed, id: { $0 }) == .rows(.init(removed: [rows / 2])))
+    let appended = old + [rows]
+    #expect(LiveDiff.between(old: old, new: appended, id: { $0 }) == .rows(.init(inserted: [rows])))
+  }
+
   @Test func longestIncreasingRunKeepsAnOrderedSubsequenceOfMaximalLength() {
     let values = [5, 1, 6, 2, 7, 3, 8]
     let kept = LiveDiff.longestIncreasingRun(values)
