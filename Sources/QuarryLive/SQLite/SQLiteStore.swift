@@ -77,6 +77,9 @@ public final class SQLiteStore: LiveStore, @unchecked Sendable {
 
   /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` … `COMMIT`); rolls back if it throws.
   /// Commit observers hear of it before this returns.
+  ///
+  /// `body` runs under the store's write lock, so writes are serial: it must not call `write`
+  /// or ``checkForExternalChanges()``.
   @discardableResult
   public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
     let (value, commits) = try writeLock.withLock { () throws -> (T, [StoreCommit]) in

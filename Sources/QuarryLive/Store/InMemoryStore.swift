@@ -49,6 +49,8 @@ where Record.ID: Sendable {
 
   /// Runs `body` as one transaction: its changes commit together when it returns, or not at all
   /// when it throws. A transaction that changes nothing commits nothing.
+  ///
+  /// `body` runs under the store's lock, so writes are serial: it must not call the store.
   @discardableResult
   public func write<T>(_ body: (inout Transaction) throws -> T) throws -> T {
     let (value, commit) = try lock.withLock { () throws -> (T, StoreCommit?) in
