@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Quarry", targets: ["Quarry"]),
     .library(name: "QuarryApp", targets: ["QuarryApp"]),
     .library(name: "QuarryScenarios", targets: ["QuarryScenarios"]),
+    .library(name: "QuarryLive", targets: ["QuarryLive"]),
     .executable(name: "scenario-runner", targets: ["scenario-runner"]),
   ],
   targets: [
@@ -15,11 +16,16 @@ let package = Package(
     .target(name: "QuarryApp", dependencies: ["Quarry"]),
     .target(name: "QuarryScenarios", dependencies: ["Quarry"]),
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
+    // The system SQLite (Apple SDKs ship it; Debian: libsqlite3-dev) for QuarryLive's SQLiteStore.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    // Live queries over a local store: controller, diff, updates stream, in-memory and SQLite stores.
+    .target(name: "QuarryLive", dependencies: ["Quarry", "CSQLite"]),
     .testTarget(name: "QuarryTests", dependencies: ["Quarry"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
     .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp"]),
+    .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
-    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryScenarios"]),
+    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryScenarios", "QuarryLive"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -74,6 +74,7 @@ enum ExampleExtractor {
 
       import Foundation
       import Quarry
+      import QuarryLive
       import QuarryScenarios
 
       """

@@ -3,6 +3,7 @@
 
 import Foundation
 import Quarry
+import QuarryLive
 import QuarryScenarios
 
 // README.md:10
@@ -15,92 +16,268 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Cache/QueryCache.swift:4
+// README.md:24
 @MainActor @Sendable func example2() async throws {
+  var addTodo = MutationOptions(mutationKey: ["addTodo"])
+  addTodo.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
+  addTodo.onMutate = MutationCallback { input in  // optimistic: show the new item at once
+    let previous = try client.getQueryData(["todos"], as: [String].self)
+    let title = input.variables as? String ?? ""
+    client.setQueryData(["todos"], value: (previous ?? []) + [title])
+    return previous  // becomes the `context` of the later callbacks
+  }
+  addTodo.onError = MutationCallback { input in  // roll back
+    client.setQueryData(["todos"], value: input.context as? [String] ?? [])
+    return nil
+  }
+  let todo = try await client.mutate("buy milk", as: Todo.self, options: addTodo)
+}
+
+// README.md:45
+@MainActor @Sendable func example3() async throws {
+  let feed = InfiniteQueryObserver(client: client, options: .infinite(
+    queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
+    getNextPageParam: { lastPage, _, lastParam, _ in
+      lastPage.isEmpty ? nil : .number((lastParam?.numberValue ?? 0) + 1)
+    },
+    queryFn: { context in try await api.feed(page: Int(context.pageParam?.numberValue ?? 0)) }))
+  let stopFeed = feed.subscribe { result in print(result.hasNextPage) }
+  while feed.getCurrentResult().hasNextPage { _ = try await feed.fetchNextPage() }
+  let items = try feed.getCurrentResult().infiniteData?.pages(as: [Int].self).flatMap { $0 }  // [0, 1, 2]
+  stopFeed()
+
+  var todos = QueryOptions(queryKey: ["todos"])
+  todos.queryFn = .fn { _ in try await api.todos() }
+  var user = QueryOptions(queryKey: ["user", 1])
+  user.queryFn = .fn { _ in try await api.user(1) }
+  let dashboard = QueriesObserver(client: client, queries: [])
+  dashboard.setQueries([todos, user], options: QueriesObserverOptions(combine: QueriesCombine(reading: ["data"]) { results in
+    "\((results[0].data as? [Todo])?.count ?? 0) todos for \((results[1].data as? User)?.name ?? "?")"
+  }))
+  let stopDashboard = dashboard.subscribe { _ in print(dashboard.combinedResult ?? "") }
+  stopDashboard()
+}
+
+// README.md:73
+@MainActor @Sendable func example4() async throws {
+  var options = QueryOptions(queryKey: ["answer", 42])
+  options.queryFn = .streamedQuery(initialValue: "", reducer: { text, token in text + token }) { _ in
+    AsyncStream { continuation in   // your token stream
+      for token in ["The answer", " is", " 42."] { continuation.yield(token) }
+      continuation.finish()
+    }
+  }
+  let observer = QueryObserver(client: client, options: options)
+  let unsubscribe = observer.subscribe { result in print(result.data ?? "", result.fetchStatus) }
+}
+
+// README.md:135
+@MainActor @Sendable func example5() async throws {
+
+  struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
+  struct ChoresByDay: LiveDescriptor {
+    var entities: Set<String>? { ["chores"] }  // fetch again only after commits to this table
+    func fetch(_ db: SQLiteConnection) throws -> [Chore] {
+      try db.query("SELECT id, title, day FROM chores ORDER BY day, id").map {
+        Chore(id: $0["id"].int ?? 0, title: $0["title"].string ?? "", day: $0["day"].string ?? "")
+      }
+    }
+  }
+  // On Apple platforms mark it @Observable and run `await today.updates()` in a view's `.task`.
+  @MainActor final class TodayController {
+    private(set) var model: Loadable<[LiveSection], any Error> = .notStarted
+    let chores: LiveQueryController<ChoresByDay>
+    init(store: SQLiteStore) { chores = LiveQueryController(store: store, descriptor: ChoresByDay()) }
+    func updates() async {
+      for await update in chores.updates(withCurrentValue: true) {  // the current value first
+        switch update {
+        case .success(let chores): model = .loaded(LiveSection.sections(of: chores, key: \.day))
+        case .failure(let error): model = .failed(error, previous: model.value)
+        }
+      }
+    }
+  }
+  let store = try SQLiteStore(path: NSTemporaryDirectory() + "today.sqlite")
+  try store.write { try $0.execute("CREATE TABLE IF NOT EXISTS chores (id INTEGER PRIMARY KEY, title TEXT, day TEXT)") }
+  let today = TodayController(store: store)
+  Task { await today.updates() }
+  try store.write { try $0.execute("INSERT INTO chores (title, day) VALUES (?, ?)", ["milk", "Mon"]) }
+}
+
+// Sources/Quarry/Cache/QueryCache.swift:4
+@MainActor @Sendable func example6() async throws {
   let unsubscribe = client.queryCache.subscribe { event in print(event.type, event.query.queryHash) }
 }
 
 // Sources/Quarry/Cache/QueryFilters.swift:3
-@MainActor @Sendable func example3() async throws {
+@MainActor @Sendable func example7() async throws {
   let active = client.queryCache.findAll(QueryFilters(queryKey: ["todos"], type: .active))
   try await client.refetchQueries(QueryFilters(queryKey: ["todos"], stale: true))
 }
 
-// Sources/Quarry/Client/QueryClient+Fetching.swift:110
-@MainActor @Sendable func example4() async throws {
+// Sources/Quarry/Client/QueryClient+Fetching.swift:111
+@MainActor @Sendable func example8() async throws {
   let user = try await client.fetchQuery(["user", 1], as: User.self) { _ in try await api.user(1) }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:12
-@MainActor @Sendable func example5() async throws {
+// Sources/Quarry/Client/QueryClient+Infinite.swift:28
+@MainActor @Sendable func example9() async throws {
+  let feed = try await client.fetchInfiniteQuery(.infinite(
+    queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
+    getNextPageParam: { _, _, lastParam, _ in .number((lastParam?.numberValue ?? 0) + 1) },
+    queryFn: { context in try await api.feed(page: Int(context.pageParam?.numberValue ?? 0)) }))
+  print(try feed.pages(as: [Int].self))
+}
+
+// Sources/Quarry/Client/QueryClient+Mutations.swift:76
+@MainActor @Sendable func example10() async throws {
+  let todo = try await client.mutate("buy milk", as: Todo.self) { title, _ in try await api.addTodo(title) }
+}
+
+// Sources/Quarry/Client/QueryClient.swift:17
+@MainActor @Sendable func example11() async throws {
   let client = QueryClient()
   let todos = try await client.fetchQuery(["todos"], as: [Todo].self) { _ in try await api.todos() }
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:119
-@MainActor @Sendable func example6() async throws {
+// Sources/Quarry/Client/QueryClient.swift:131
+@MainActor @Sendable func example12() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:131
-@MainActor @Sendable func example7() async throws {
+// Sources/Quarry/Client/QueryClient.swift:143
+@MainActor @Sendable func example13() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
 
 // Sources/Quarry/Environment/FocusManager.swift:4
-@MainActor @Sendable func example8() async throws {
+@MainActor @Sendable func example14() async throws {
   client.focusManager.setFocused(false)   // app went to the background
 }
 
+// Sources/Quarry/Infinite/InfiniteData.swift:4
+@MainActor @Sendable func example15() async throws {
+  let data = InfiniteData(pages: [[1, 2], [3, 4]], pageParams: [0, 1])
+  let pages = try data.pages(as: [Int].self)   // [[1, 2], [3, 4]]
+}
+
+// Sources/Quarry/Infinite/InfiniteQueryObserver.swift:5
+@MainActor @Sendable func example16() async throws {
+  let options = QueryOptions.infinite(
+    queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
+    getNextPageParam: { _, _, lastParam, _ in .number((lastParam?.numberValue ?? 0) + 1) },
+    queryFn: { context in try await api.feed(page: Int(context.pageParam?.numberValue ?? 0)) })
+  let observer = InfiniteQueryObserver(client: client, options: options)
+  let unsubscribe = observer.subscribe { result in print(result.hasNextPage) }
+  let next = try await observer.fetchNextPage()
+  print(try next.infiniteData?.pages(as: [Int].self) ?? [])
+  unsubscribe()
+}
+
+// Sources/Quarry/Infinite/QueryOptions+Infinite.swift:79
+@MainActor @Sendable func example17() async throws {
+  let options = QueryOptions.infinite(
+    queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
+    getNextPageParam: { lastPage, _, lastParam, _ in
+      lastPage.isEmpty ? nil : .number((lastParam?.numberValue ?? 0) + 1)
+    },
+    queryFn: { context in try await api.feed(page: Int(context.pageParam?.numberValue ?? 0)) })
+}
+
 // Sources/Quarry/Keys/JSONValue+Dismantle.swift:10
-@MainActor @Sendable func example9() async throws {
+@MainActor @Sendable func example18() async throws {
   var deep: JSONValue = 1
   for _ in 0..<100_000 { deep = [deep] }
   JSONValue.dismantle(&deep)  // deep == .null, freed without recursion
 }
 
 // Sources/Quarry/Keys/JSONValue+Encoding.swift:16
-@MainActor @Sendable func example10() async throws {
+@MainActor @Sendable func example19() async throws {
   let value: JSONValue = ["b": 1, "a": [true, nil]]
   print(value.canonicalJSON)  // {"a":[true,null],"b":1}
 }
 
 // Sources/Quarry/Keys/JSONValue+Encoding.swift:148
-@MainActor @Sendable func example11() async throws {
+@MainActor @Sendable func example20() async throws {
   JSONValue.ecmaScriptString(0.000001)  // 0.000001
   JSONValue.ecmaScriptString(1e-7)      // 1e-7
   JSONValue.ecmaScriptString(1e21)      // 1e+21
 }
 
 // Sources/Quarry/Keys/JSONValue+Equality.swift:7
-@MainActor @Sendable func example12() async throws {
+@MainActor @Sendable func example21() async throws {
   JSONValue.string("caf\u{E9}") == .string("cafe\u{301}")  // false
 }
 
 // Sources/Quarry/Keys/JSONValue+Sharing.swift:16
-@MainActor @Sendable func example13() async throws {
+@MainActor @Sendable func example22() async throws {
   JSONValue.replaceEqualDeepKeepsPrevious([1, nil], [1, .undefined])  // false
 }
 
 // Sources/Quarry/Keys/JSONValue.swift:9
-@MainActor @Sendable func example14() async throws {
+@MainActor @Sendable func example23() async throws {
   let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]
 }
 
 // Sources/Quarry/Keys/QueryKey.swift:3
-@MainActor @Sendable func example15() async throws {
+@MainActor @Sendable func example24() async throws {
   let key: QueryKey = ["todos", 1, ["page": 2]]
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
 // Sources/Quarry/Keys/QueryKey.swift:23
-@MainActor @Sendable func example16() async throws {
+@MainActor @Sendable func example25() async throws {
   QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
 }
 
+// Sources/Quarry/Mutation/MutationCache.swift:4
+@MainActor @Sendable func example26() async throws {
+  let unsubscribe = client.mutationCache.subscribe { event in print(event.type) }
+}
+
+// Sources/Quarry/Mutation/MutationFunction.swift:19
+@MainActor @Sendable func example27() async throws {
+  var options = MutationOptions()
+  options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
+}
+
+// Sources/Quarry/Mutation/MutationObserver.swift:4
+@MainActor @Sendable func example28() async throws {
+  var options = MutationOptions(mutationKey: ["addTodo"])
+  options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
+  let observer = MutationObserver(client: client, options: options)
+  let unsubscribe = observer.subscribe { result in print(result.status) }
+  let todo = try await observer.mutate("buy milk", as: Todo.self)
+}
+
+// Sources/Quarry/Mutation/MutationOptions.swift:6
+@MainActor @Sendable func example29() async throws {
+  var options = MutationOptions(mutationKey: ["addTodo"])
+  options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
+  options.onSettled = .async { _ in  // awaited: the mutation settles after the refetch
+    try await client.invalidateQueries(InvalidateQueryFilters(QueryFilters(queryKey: ["todos"])))
+    return nil
+  }
+}
+
+// Sources/Quarry/Observer/QueriesObserver.swift:4
+@MainActor @Sendable func example30() async throws {
+  var todos = QueryOptions(queryKey: ["todos"])
+  todos.queryFn = .fn { _ in try await api.todos() }
+  var user = QueryOptions(queryKey: ["user", 1])
+  user.queryFn = .fn { _ in try await api.user(1) }
+  let observer = QueriesObserver(client: client, queries: [todos, user])
+  let unsubscribe = observer.subscribe { results in print(results.map(\.status)) }
+}
+
+// Sources/Quarry/Observer/QueriesObserverOptions.swift:9
+@MainActor @Sendable func example31() async throws {
+  let combine = QueriesCombine(reading: ["data"]) { results in results.map { $0.data as? String } }
+}
+
 // Sources/Quarry/Observer/QueryObserver+Delivery.swift:11
-@MainActor @Sendable func example17() async throws {
+@MainActor @Sendable func example32() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -112,34 +289,40 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueryObserver.swift:4
-@MainActor @Sendable func example18() async throws {
+@MainActor @Sendable func example33() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
   let unsubscribe = observer.subscribe { result in print(result.status) }
 }
 
+// Sources/Quarry/Query/DataBox.swift:12
+@MainActor @Sendable func example34() async throws {
+  let shared = DataBox(["tags": ["a"]] as JSONValue)
+  client.setQueriesData(QueryFilters(queryKey: ["todos"])) { _ in shared }  // one object in every query
+}
+
 // Sources/Quarry/Query/QueryOptions.swift:6
-@MainActor @Sendable func example19() async throws {
+@MainActor @Sendable func example35() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   options.staleTime = .value(.milliseconds(5_000))
 }
 
 // Sources/Quarry/Scheduling/ClockScheduler.swift:23
-@MainActor @Sendable func example20() async throws {
+@MainActor @Sendable func example36() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
 
 // Sources/Quarry/Scheduling/QueryScheduler.swift:7
-@MainActor @Sendable func example21() async throws {
+@MainActor @Sendable func example37() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   scheduler.advance(by: 1_000)
 }
 
 // Sources/Quarry/Scheduling/VirtualScheduler.swift:18
-@MainActor @Sendable func example22() async throws {
+@MainActor @Sendable func example38() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
@@ -149,18 +332,131 @@ import QuarryScenarios
   client.getQueryData(["todos"])   // ["buy milk"]
 }
 
+// Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:10
+@MainActor @Sendable func example39() async throws {
+  var options = QueryOptions(queryKey: ["answer"])
+  options.queryFn = .streamedQuery(initialValue: "", reducer: { $0 + $1 }) { _ in
+    AsyncStream { continuation in
+      for token in ["Hello", ", ", "world"] { continuation.yield(token) }
+      continuation.finish()
+    }
+  }
+  let observer = QueryObserver(client: client, options: options)
+  let unsubscribe = observer.subscribe { result in print(result.data ?? "…") }
+  unsubscribe()
+}
+
+// Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:43
+@MainActor @Sendable func example40() async throws {
+  var options = QueryOptions(queryKey: ["numbers"])
+  options.queryFn = .streamedQuery { _ in
+    AsyncStream { continuation in
+      for n in 1...3 { continuation.yield(n) }
+      continuation.finish()
+    }
+  }
+  // observers see [1], [1, 2], [1, 2, 3]
+}
+
+// Sources/QuarryLive/Bridge/LiveQueryController+QueryClient.swift:22
+@MainActor @Sendable func example41() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct AllNotes: LiveDescriptor {
+    func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
+  }
+  let store = InMemoryStore<Note>()
+  let notes = LiveQueryController(store: store, descriptor: AllNotes())
+  let mirroring = notes.mirror(into: client, queryKey: ["notes"])
+  let observer = QueryObserver(client: client, options: notes.queryOptions(["notes"]))
+  let unsubscribe = observer.subscribe { result in print(result.data as? [Note] ?? []) }
+  try store.write { try $0.insert(Note(id: 1, text: "milk")) }  // the observer prints [Note(id: 1, …)]
+  unsubscribe()
+  mirroring.cancel()
+}
+
+// Sources/QuarryLive/Controller/LiveQueryController+Updates.swift:31
+@MainActor @Sendable func example42() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct AllNotes: LiveDescriptor {
+    func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
+  }
+  let store = InMemoryStore<Note>()
+  let controller = LiveQueryController(store: store, descriptor: AllNotes())
+  for await update in controller.updates(withCurrentValue: true) {
+    let notes = try update.get()  // [] first, then after every commit that changes them
+    if notes.isEmpty { try store.write { try $0.insert(Note(id: 1, text: "milk")) } } else { break }
+  }
+}
+
+// Sources/QuarryLive/Controller/LiveQueryController.swift:7
+@MainActor @Sendable func example43() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct NotesByText: LiveDescriptor {
+    var ascending: Bool
+    func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] {
+      snapshot.records.sorted { ascending ? $0.text < $1.text : $0.text > $1.text }
+    }
+  }
+  let store = InMemoryStore<Note>(records: [Note(id: 1, text: "b"), Note(id: 2, text: "a")])
+  let controller = LiveQueryController(store: store, descriptor: NotesByText(ascending: true))
+  let subscription = controller.observe { change in
+    print(change.diff ?? .reload)  // rows(removed: [], inserted: [0, 1], moved: [], updated: []), then moves
+  }
+  _ = await controller.settled()
+  controller.setDescriptor(NotesByText(ascending: false))  // a new fetch only because it changed
+  _ = await controller.settled()
+  subscription.cancel()
+}
+
+// Sources/QuarryLive/Diff/LiveDiff.swift:9
+@MainActor @Sendable func example44() async throws {
+  let diff = LiveDiff.between(old: [1, 2, 3, 4], new: [4, 1, 3, 5], id: { $0 })
+  print(diff)  // rows(removed: [1], inserted: [3], moved: [3 → 0], updated: [])
+}
+
+// Sources/QuarryLive/SQLite/SQLiteStore.swift:20
+@MainActor @Sendable func example45() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct AllNotes: LiveDescriptor {
+    var entities: Set<String>? { ["notes"] }
+    func fetch(_ db: SQLiteConnection) throws -> [Note] {
+      try db.query("SELECT id, text FROM notes ORDER BY id").map { Note(id: $0[0].int ?? 0, text: $0[1].string ?? "") }
+    }
+  }
+  let store = try SQLiteStore(path: NSTemporaryDirectory() + "notes.sqlite")
+  try store.write { try $0.execute("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT)") }
+  let controller = LiveQueryController(store: store, descriptor: AllNotes())
+  var updates = controller.updates().makeAsyncIterator()
+  try store.write { try $0.execute("INSERT INTO notes (text) VALUES (?)", ["milk"]) }
+  print(try await updates.next()?.get().map(\.text) ?? [])  // ["milk"] (or [] first, if the insert came later)
+}
+
+// Sources/QuarryLive/Store/InMemoryStore.swift:10
+@MainActor @Sendable func example46() async throws {
+  struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
+  struct AllNotes: LiveDescriptor {
+    func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records.sorted { $0.id < $1.id } }
+  }
+  let store = InMemoryStore<Note>()
+  let controller = LiveQueryController(store: store, descriptor: AllNotes())
+  controller.start()
+  try store.write { try $0.insert(Note(id: 1, text: "milk")) }
+  _ = await controller.settled()
+  print(controller.results.map(\.text))  // ["milk"]
+}
+
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example23() async throws {
+@MainActor @Sendable func example47() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example24() async throws {
+@MainActor @Sendable func example48() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example25() async throws {
+@MainActor @Sendable func example49() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }

@@ -21,6 +21,7 @@ struct ExampleAPI: Sendable {
   func todos() async throws -> [Todo] { [] }
   func user(_ id: Int) async throws -> User { User(id: id, name: "Ada") }
   func addTodo(_ title: String) async throws -> Todo { Todo(id: 1, title: title) }
+  func feed(page: Int) async throws -> [Int] { page < 3 ? [page] : [] }
 }
 
 let api = ExampleAPI()

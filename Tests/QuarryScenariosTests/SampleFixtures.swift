@@ -31,14 +31,27 @@ enum SampleFixtures {
       "id": "tour-001",
       "title": "a tour of every operation",
       "source": "queryClient.test.tsx: \"tour\"",
-      "client": { "defaultOptions": { "queries": { "retry": 0, "gcTime": "Infinity" }, "mutations": { "retry": false } } },
+      "client": { "defaultOptions": { "queries": { "retry": 0, "gcTime": "Infinity" }, "mutations": { "retry": false } }, "mutationCache": { "onError": "log" } },
       "functions": {
         "todos": [
           { "after": 10, "return": { "$fn": "queryKey" }, "times": 2 },
           { "throw": "boom", "readSignal": true },
           { "return": { "$fn": "callCount" }, "times": "forever" }
         ],
-        "user": [ { "return": { "$undefined": true } } ]
+        "user": [ { "return": { "$undefined": true } } ],
+        "add": [ { "after": 5, "return": { "$fn": "variables" }, "times": "forever" } ]
+      },
+      "callbacks": {
+        "log": {},
+        "optimistic": {
+          "do": [
+            { "cancelQueries": { "filters": { "queryKey": ["list"] } }, "await": true },
+            { "getQueryData": { "queryKey": ["list"] }, "as": "previous" },
+            { "setQueryData": { "queryKey": ["list"], "updater": { "$fn": "append", "value": { "$ref": "variables" } } } }
+          ],
+          "return": { "previous": { "$ref": "previous" } }
+        },
+        "fail": { "async": true, "throw": "no" }
       },
       "steps": [
         { "setQueryDefaults": { "queryKey": ["todos"], "options": { "staleTime": "static" } } },
@@ -66,9 +79,31 @@ enum SampleFixtures {
         { "refetch": { "observer": "o", "options": { "throwOnError": false } }, "as": "rf" },
         { "getCurrentResult": { "observer": "o" }, "as": "cr" },
         { "getOptimisticResult": { "observer": "q", "options": { "queryKey": ["skip"], "select": { "$fn": "throw", "message": "nope" } } }, "as": "or" },
+        { "fetchInfiniteQuery": { "queryKey": ["pages"], "queryFn": "todos", "initialPageParam": 0, "getNextPageParam": { "$fn": "paramPlus", "by": 1, "until": 3 }, "getPreviousPageParam": { "$fn": "pageField", "key": "prev" }, "maxPages": 2, "pages": 2 }, "as": "fi" },
+        { "prefetchInfiniteQuery": { "queryKey": ["pages"], "queryFn": "todos", "initialPageParam": 0, "getNextPageParam": { "$fn": "const", "value": null } }, "as": "pi" },
+        { "ensureInfiniteQueryData": { "queryKey": ["pages"], "queryFn": "todos", "initialPageParam": 0, "getNextPageParam": { "$fn": "const", "value": null }, "revalidateIfStale": true }, "as": "ei" },
+        { "observeInfinite": { "observer": "inf", "options": { "queryKey": ["pages"], "queryFn": "todos", "initialPageParam": 0, "getNextPageParam": { "$fn": "paramPlus", "by": 1, "until": 3 } } }, "as": "ir" },
+        { "createInfiniteObserver": { "observer": "inf2", "options": { "queryKey": ["pages"], "initialPageParam": 0, "getNextPageParam": { "$fn": "const", "value": null } } } },
+        { "fetchNextPage": { "observer": "inf", "options": { "cancelRefetch": false } }, "as": "np" },
+        { "fetchPreviousPage": { "observer": "inf" }, "as": "pp" },
+        { "observeQueries": { "observer": "qs", "queries": [ { "queryKey": ["todos", 1] } ], "options": { "combine": { "$fn": "pluckAll", "key": "data" } } }, "as": "qr" },
+        { "createQueriesObserver": { "observer": "qs2", "queries": [] } },
+        { "setQueries": { "observer": "qs", "queries": [ { "queryKey": ["todos", 1] }, { "queryKey": ["user"] } ], "options": { "combine": { "$fn": "countCalls" } } } },
+        { "getQueriesOptimisticResult": { "observer": "qs", "queries": [ { "queryKey": ["user"] } ], "options": { "combine": { "$fn": "length" } } }, "as": "qo" },
         { "setFocused": { "focused": false } },
         { "setOnline": { "online": true } },
         { "unsubscribe": { "observer": "o" } },
+        { "setMutationDefaults": { "mutationKey": ["add"], "options": { "mutationFn": "add", "retry": 1, "scope": { "id": "s" } } } },
+        { "mutate": { "options": { "mutationKey": ["add"], "onMutate": "optimistic", "onError": "log", "gcTime": 10 }, "variables": 4 }, "as": "mu" },
+        { "observeMutation": { "observer": "mo", "options": { "mutationFn": "add", "onSettled": "fail" } }, "as": "mr" },
+        { "createMutationObserver": { "observer": "mc", "options": {} } },
+        { "mutate": { "observer": "mo", "variables": "x", "mutateOptions": { "onSuccess": "log" } }, "as": "mm" },
+        { "setOptions": { "observer": "mo", "options": { "mutationFn": "add", "meta": { "b": 2 } } } },
+        { "reset": { "observer": "mc" } },
+        { "resumePausedMutations": {}, "as": "rp" },
+        { "isMutating": { "filters": { "mutationKey": ["add"], "exact": true, "status": "pending" } }, "as": "im" },
+        { "findMutation": { "filters": { "mutationKey": ["add"] } }, "as": "fm" },
+        { "findAllMutations": {}, "as": "fam" },
         { "at": 100, "expect": {
             "calls": { "todos": 2, "user": 1 },
             "query": { "queryKey": ["gone"], "exists": false },
@@ -77,7 +112,12 @@ enum SampleFixtures {
             "notifications": { "o": 2, "q": 0 },
             "settled": { "f": { "value": ["todos", 1] }, "x": { "pending": true }, "rf": { "error": "boom" } },
             "returned": { "d": { "$undefined": true }, "n": 0 },
-            "cacheSize": 4 } },
+            "cacheSize": 4,
+            "mutation": { "mutationId": 1, "status": "success", "context": { "previous": [1, 2, null, 3] } },
+            "mutations": [ { "mutationId": 2, "exists": true } ],
+            "mutationCount": 2 } },
+        { "tick": [ { "getQueryData": { "queryKey": ["todos", 1] }, "as": "td" }, { "expect": { "cacheSize": 4 } } ] },
+        { "subscribeCache": { "when": { "type": "removed", "queryKey": ["todos", 1] }, "then": [ { "isFetching": {}, "as": "rm" } ] } },
         { "clear": {} }
       ]
     }

@@ -33,7 +33,11 @@ import Testing
       #expect(Self.propertyNames(defs["recipe_" + name]) == (["$fn"] + parameters).sorted(), "\(name)")
     }
     let resultFields = defs["checks"]?["properties"]?["result"]?["additionalProperties"]
-    #expect(Self.propertyNames(resultFields) == FixtureVocabulary.resultFields.sorted())
+    #expect(Self.propertyNames(resultFields) == Set(FixtureVocabulary.resultFields + FixtureVocabulary.mutationResultFields).sorted())
+    #expect(Self.propertyNames(defs["mutationOptions"]) == FixtureVocabulary.mutationOptions.sorted())
+    #expect(Self.propertyNames(defs["mutationFilters"]) == FixtureVocabulary.mutationFilterMembers.sorted())
+    #expect(Self.propertyNames(defs["mutationCheck"]) == (["mutationId", "exists"] + FixtureVocabulary.mutationStateFields).sorted())
+    #expect(Self.propertyNames(defs["callback"]) == FixtureVocabulary.callbackMembers.sorted())
   }
 
   @Test func expectedFailuresFileIsWellFormed() throws {

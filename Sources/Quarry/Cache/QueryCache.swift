@@ -40,12 +40,13 @@ public final class QueryCache: @unchecked Sendable {
   /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
   func build(_ client: QueryClient, _ options: QueryOptions, state: QueryState? = nil) -> Query {
     let queryKey = options.queryKey ?? []
-    let queryHash = options.queryHash ?? queryKey.queryHash
+    let queryHash = options.queryHash ?? hashQueryKeyByOptions(queryKey, options)
     if let query = byHash[CodeUnitString(queryHash)] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options),
       defaultOptions: client.getQueryDefaults(queryKey), state: state)
+    query.client = client
     add(query)
     return query
   }

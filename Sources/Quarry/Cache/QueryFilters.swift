@@ -47,7 +47,7 @@ public struct QueryFilters: Sendable {
   public func matches(_ query: Query) -> Bool {
     if let queryKey {
       if exact == true {
-        if !query.queryHash.hasSameCodeUnits(as: queryKey.queryHash) { return false }
+        if !query.queryHash.hasSameCodeUnits(as: hashQueryKeyByOptions(queryKey, query.options)) { return false }
       } else if !partialMatchKey(query.queryKey, queryKey) {
         return false
       }

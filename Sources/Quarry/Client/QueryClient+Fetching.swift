@@ -70,11 +70,12 @@ extension QueryClient {
   package func refetchQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
     engine.lock.sync {
       let fetchOptions = FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError)
-      let promises: [Promise<Void>] = queryCache.findAll(filters)
+      let promises: [Promise<any Sendable>] = queryCache.findAll(filters)
         .filter { !$0.isDisabled() && !$0.isStatic() }
         .map { query in
           let fetch = query.fetch(nil, fetchOptions)
-          let promise = fetchOptions.throwOnError == true ? fetch.then { _ in () } : fetch.ignoringResult()
+          // With `throwOnError`, the fetch promise itself; otherwise `.catch(noop)`.
+          let promise = fetchOptions.throwOnError == true ? fetch : fetch.ignoringRejection()
           return query.stateStorage.fetchStatus == .paused ? Promise.resolved((), scheduler: engine.scheduler) : promise
         }
       return promiseAll(promises, scheduler: engine.scheduler).then { _ in () }

@@ -2,8 +2,13 @@
 public struct DefaultOptions: Sendable {
   /// Defaults for every query.
   public var queries: QueryOptions
+  /// Defaults for every mutation.
+  public var mutations: MutationOptions
   /// Creates defaults.
-  public init(queries: QueryOptions = QueryOptions()) { self.queries = queries }
+  public init(queries: QueryOptions = QueryOptions(), mutations: MutationOptions = MutationOptions()) {
+    self.queries = queries
+    self.mutations = mutations
+  }
 }
 
 /// The entry point to Quarry's engine: a cache of queries plus the operations on them
@@ -19,18 +24,23 @@ public final class QueryClient: @unchecked Sendable {
   let engine: Engine
   /// The query cache.
   public let queryCache: QueryCache
+  /// The mutation cache.
+  public let mutationCache: MutationCache
   private var defaultOptionsStorage: DefaultOptions
+  var mutationDefaults: [(hash: String, key: QueryKey, options: MutationOptions)] = []
   private var queryDefaults: [(hash: String, key: QueryKey, options: QueryOptions)] = []
   private var mountCount = 0
   private var unsubscribeFocus: (() -> Void)?
   private var unsubscribeOnline: (() -> Void)?
 
   /// Creates a client on `scheduler` (virtual time in tests, a real clock in apps).
-  public init(scheduler: any QueryScheduler = ClockScheduler(clock: ContinuousClock()), defaultOptions: DefaultOptions = DefaultOptions(), queryCacheConfig: QueryCache.Config = QueryCache.Config()) {
+  public init(scheduler: any QueryScheduler = ClockScheduler(clock: ContinuousClock()), defaultOptions: DefaultOptions = DefaultOptions(), queryCacheConfig: QueryCache.Config = QueryCache.Config(), mutationCacheConfig: MutationCache.Config = MutationCache.Config()) {
     let engine = Engine(scheduler: scheduler)
     self.engine = engine
     self.queryCache = QueryCache(engine: engine, config: queryCacheConfig)
+    self.mutationCache = MutationCache(engine: engine, config: mutationCacheConfig)
     self.defaultOptionsStorage = defaultOptions
+    engine.client = self
   }
 
   /// The client's scheduler.
@@ -68,10 +78,6 @@ public final class QueryClient: @unchecked Sendable {
     }
   }
 
-  func resumePausedMutations() -> Promise<Void> {
-    Promise.resolved((), scheduler: engine.scheduler)
-  }
-
   /// How many matching queries are fetching.
   public func isFetching(_ filters: QueryFilters = QueryFilters()) -> Int {
     var f = filters
@@ -81,17 +87,23 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached data of `queryKey`, if any.
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
-    queryCache.get(queryKey.queryHash)?.state.data
+    queryCache.get(queryHash(queryKey))?.state.data
+  }
+
+  /// The hash the key's defaults give it (TanStack's `defaultQueryOptions({queryKey}).queryHash`).
+  func queryHash(_ queryKey: QueryKey) -> String {
+    defaultQueryOptions(QueryOptions(queryKey: queryKey)).queryHash ?? queryKey.queryHash
   }
 
   /// The cached data of `queryKey` as `T`; throws ``QuarryError/typeMismatch`` for another type.
   public func getQueryData<T>(_ queryKey: QueryKey, as type: T.Type) throws -> T? {
-    try queryCache.get(queryKey.queryHash)?.state.data(as: T.self, key: queryKey.queryHash)
+    let hash = queryHash(queryKey)
+    return try queryCache.get(hash)?.state.data(as: T.self, key: hash)
   }
 
   /// The state of `queryKey`'s query, if cached.
   public func getQueryState(_ queryKey: QueryKey) -> QueryState? {
-    queryCache.get(queryKey.queryHash)?.state
+    queryCache.get(queryHash(queryKey))?.state
   }
 
   /// The key and data of every matching query.
@@ -109,7 +121,7 @@ public final class QueryClient: @unchecked Sendable {
     engine.lock.sync {
       let options = defaultQueryOptions(QueryOptions(queryKey: queryKey))
       let previous = queryCache.get(options.queryHash!)?.stateStorage.data
-      guard let data = updater(previous), !isUndefined(data) else { return nil }
+      guard let data = updater(previous), !isUndefined(unboxed(data)) else { return nil }
       return queryCache.build(self, options).setData(data, updatedAt: updatedAt, manual: true).value
     }
   }
@@ -154,8 +166,13 @@ public final class QueryClient: @unchecked Sendable {
     engine.lock.sync { for query in queryCache.findAll(filters) { queryCache.remove(query) } }
   }
 
-  /// Removes everything from the cache.
-  public func clear() { queryCache.clear() }
+  /// Removes everything from both caches.
+  public func clear() {
+    engine.lock.sync {
+      queryCache.clear()
+      mutationCache.clear()
+    }
+  }
 
   // MARK: Defaults
 
@@ -203,7 +220,7 @@ public final class QueryClient: @unchecked Sendable {
     var d = options.merged(over: keyDefaults.merged(over: defaultOptions.queries))
     d.defaulted = true
     d.identity = OptionsIdentity()
-    if d.queryHash == nil { d.queryHash = (d.queryKey ?? []).queryHash }
+    if d.queryHash == nil { d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d) }
     if d.refetchOnReconnect == nil { d.refetchOnReconnect = d.networkMode != .always ? .ifStale : .never }
     if d.throwOnError == nil { d.throwOnError = false }
     if d.queryFn?.isSkipToken == true { d.enabled = .value(false) }

@@ -8,6 +8,9 @@ final class Engine: @unchecked Sendable {
   let onlineManager: OnlineManager
   /// Quarry runs in apps, never on a server: TanStack's `isServer` is false.
   let isServer = false
+  /// The client this engine belongs to, for query function contexts (`context.client`).
+  // Safe: written once in `QueryClient.init`, before the engine is shared with any other thread.
+  weak var client: QueryClient?
 
   init(scheduler: any QueryScheduler) {
     self.scheduler = TransactionalScheduler(base: scheduler, lock: lock)

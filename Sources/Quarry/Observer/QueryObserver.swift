@@ -7,7 +7,7 @@
 /// let observer = QueryObserver(client: client, options: options)
 /// let unsubscribe = observer.subscribe { result in print(result.status) }
 /// ```
-public final class QueryObserver: @unchecked Sendable {
+public class QueryObserver: @unchecked Sendable {
   // Safe: every mutable member is guarded by the client's engine lock.
   let client: QueryClient
   let engine: Engine
@@ -17,10 +17,12 @@ public final class QueryObserver: @unchecked Sendable {
   var currentResultStorage: QueryObserverResult?
   var currentResultState: QueryState?
   var currentResultOptions: QueryOptions?
-  var selectError: (any Error)?
+  var selectError: ErrorBox?
   var selectFn: SelectFunction?
   var selectResult: DataBox?
-  weak var lastQueryWithDefinedData: Query?
+  /// A strong reference, as TanStack's: `placeholderData` functions still get this query's data
+  /// after it left the cache.
+  var lastQueryWithDefinedData: Query?
   var staleTimeout: TimerID?
   var refetchInterval: TimerID?
   var currentRefetchInterval: Double?
@@ -61,6 +63,16 @@ public final class QueryObserver: @unchecked Sendable {
           if self.listeners.remove(id) { self.onUnsubscribe() }
         }
       }
+    }
+  }
+
+  /// Adds an engine-internal listener, called under the lock when the result changes (a
+  /// `QueriesObserver` watching its observers, called where TanStack calls it). It is removed
+  /// by `destroy()`.
+  func subscribeInline(_ listener: @escaping (QueryObserverResult) -> Void) {
+    engine.lock.sync {
+      _ = listeners.add(listener, inline: true)
+      onSubscribe()
     }
   }
 
@@ -161,9 +173,10 @@ public final class QueryObserver: @unchecked Sendable {
     try await refetchPromise(options).value
   }
 
-  package func refetchPromise(_ options: RefetchOptions = RefetchOptions()) -> Promise<QueryObserverResult> {
+  /// TanStack's `fetch`: `meta` is the `fetchMeta` (`fetchNextPage` and `fetchPreviousPage` set one).
+  package func refetchPromise(_ options: RefetchOptions = RefetchOptions(), meta: JSONValue? = nil) -> Promise<QueryObserverResult> {
     engine.lock.sync {
-      executeFetch(FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError))
+      executeFetch(FetchOptions(cancelRefetch: options.cancelRefetch ?? true, meta: meta, throwOnError: options.throwOnError))
         .then { [self] _ in
           engine.lock.sync {
             updateResult()
@@ -173,11 +186,13 @@ public final class QueryObserver: @unchecked Sendable {
     }
   }
 
-  func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<Void> {
+  /// TanStack's `#executeFetch`: the fetch promise itself with `throwOnError`, otherwise that
+  /// promise with its rejection ignored (`.catch(noop)`).
+  func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
     updateQuery()
     let promise = currentQuery.fetch(optionsStorage, fetchOptions)
-    if fetchOptions?.throwOnError == true { return promise.then { _ in () } }
-    return promise.ignoringResult()
+    if fetchOptions?.throwOnError == true { return promise }
+    return promise.ignoringRejection()
   }
 
   // MARK: Timers
@@ -260,7 +275,7 @@ public final class QueryObserver: @unchecked Sendable {
     }
     var isPlaceholderData = false
     var status = newState.status
-    var error = newState.error
+    var error = newState.errorBox
     var errorUpdatedAt = newState.errorUpdatedAt
     var data = newState.dataBox
     var skipSelect = false
@@ -278,28 +293,30 @@ public final class QueryObserver: @unchecked Sendable {
       } else {
         switch placeholderOption {
         case .value(let v): placeholder = v
-        case .function(let f): placeholder = f.call(lastQueryWithDefinedData?.stateStorage.data, lastQueryWithDefinedData)
+        case .function(let f):
+          let previous = lastQueryWithDefinedData?.stateStorage.dataBox
+          placeholder = f.call(previous?.value, lastQueryWithDefinedData).map { returnedArgument($0, previous) }
         }
-        if let placeholder, !isUndefined(placeholder) {
+        if let placeholder, !isUndefined(unboxed(placeholder)) {
           status = .success
-          data = replaceData(prevResult?.dataBox, placeholder, structuralSharing: options.structuralSharing)
+          data = replaceData(prevResult?.dataBox, placeholder, sharing: options.structuralSharing)
           isPlaceholderData = true
         }
       }
     }
 
     if let select = options.select, let raw = data, !skipSelect {
-      if prevResult != nil, raw === prevResultState?.dataBox, select === selectFn {
+      if prevResult != nil, sameData(raw, prevResultState?.dataBox), select === selectFn {
         data = selectResult
       } else {
         do {
           selectFn = select
-          let selected = try select.call(raw.value)
-          data = replaceData(prevResult?.dataBox, selected, structuralSharing: options.structuralSharing)
+          let selected = returnedArgument(try select.call(raw.value), raw)
+          data = replaceData(prevResult?.dataBox, selected, sharing: options.structuralSharing)
           selectResult = data
           selectError = nil
         } catch let thrown {
-          selectError = thrown
+          selectError = ErrorBox(thrown)  // a new Error object on every run
         }
       }
     } else if data == nil {
@@ -319,10 +336,10 @@ public final class QueryObserver: @unchecked Sendable {
       fetchStatus: newState.fetchStatus,
       dataBox: data,
       dataUpdatedAt: newState.dataUpdatedAt,
-      error: error,
+      errorBox: error,
       errorUpdatedAt: errorUpdatedAt,
       failureCount: newState.fetchFailureCount,
-      failureReason: newState.fetchFailureReason,
+      failureReasonBox: newState.fetchFailureReasonBox,
       errorUpdateCount: newState.errorUpdateCount,
       isFetched: query.isFetched(),
       isFetchedAfterMount: newState.dataUpdateCount > queryInitialState.dataUpdateCount
@@ -415,4 +432,12 @@ func shouldFetchOptionally(_ query: Query, _ prevQuery: Query?, _ options: Query
 func isStale(_ query: Query, _ options: QueryOptions) -> Bool {
   resolveQueryBoolean(options.enabled, query) != false
     && query.isStaleByTime(resolveStaleTime(options.staleTime, query))
+}
+
+/// What a user function returned, as data with an identity: a value equal to the function's data
+/// argument is that argument itself (Swift values cannot say "a new, equal object"; a function
+/// that means one returns a ``DataBox``), anything else is new data.
+func returnedArgument(_ returned: any Sendable, _ argument: DataBox?) -> any Sendable {
+  guard !(returned is DataBox), let argument, valuesEqual(returned, argument.value) else { return returned }
+  return argument
 }

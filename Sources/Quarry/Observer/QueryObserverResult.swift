@@ -4,19 +4,21 @@ public struct QueryObserverResult: Sendable {
   public var status: QueryStatus
   /// The fetch status.
   public var fetchStatus: FetchStatus
-  var dataBox: DataBox?
+  package var dataBox: DataBox?
   /// The (selected or placeholder) data.
   public var data: (any Sendable)? { dataBox?.value }
   /// When the data was written, in ms.
   public var dataUpdatedAt: Double
+  var errorBox: ErrorBox?
   /// The error, if the status is `.error`.
-  public var error: (any Error)?
+  public var error: (any Error)? { errorBox?.error }
   /// When the error happened, in ms.
   public var errorUpdatedAt: Double
   /// Failed attempts of the current fetch.
   public var failureCount: Int
+  var failureReasonBox: ErrorBox?
   /// The last attempt's error.
-  public var failureReason: (any Error)?
+  public var failureReason: (any Error)? { failureReasonBox?.error }
   /// How many fetches failed.
   public var errorUpdateCount: Int
   /// Whether the query has ever fetched.
@@ -29,6 +31,8 @@ public struct QueryObserverResult: Sendable {
   public var isStale: Bool
   /// Whether this observer is enabled.
   public var isEnabled: Bool
+  /// The page flags of an ``InfiniteQueryObserver``'s result (`nil` for other observers).
+  public var infinite: InfiniteQueryFlags?
 
   /// `status == .pending`.
   public var isPending: Bool { status == .pending }
@@ -40,12 +44,12 @@ public struct QueryObserverResult: Sendable {
   public var isLoading: Bool { isPending && isFetching }
   /// `fetchStatus == .fetching`.
   public var isFetching: Bool { fetchStatus == .fetching }
-  /// Fetching with data already there.
-  public var isRefetching: Bool { isFetching && !isPending }
+  /// Fetching with data already there (for infinite queries: and not fetching one more page).
+  public var isRefetching: Bool { isFetching && !isPending && infinite?.isFetchingMore != true }
   /// Failed without data.
   public var isLoadingError: Bool { isError && dataBox == nil }
-  /// Failed with data.
-  public var isRefetchError: Bool { isError && dataBox != nil }
+  /// Failed with data (for infinite queries: and not while fetching one more page).
+  public var isRefetchError: Bool { isError && dataBox != nil && infinite?.isFetchMoreError != true }
   /// `fetchStatus == .paused`.
   public var isPaused: Bool { fetchStatus == .paused }
 
@@ -63,12 +67,12 @@ public struct QueryObserverResult: Sendable {
     var changed = Set<String>()
     if status != other.status { changed.formUnion(["status", "isPending", "isSuccess", "isError"]) }
     if fetchStatus != other.fetchStatus { changed.formUnion(["fetchStatus", "isFetching", "isPaused"]) }
-    if dataBox !== other.dataBox { changed.insert("data") }
+    if !sameData(dataBox, other.dataBox) { changed.insert("data") }
     if dataUpdatedAt != other.dataUpdatedAt { changed.insert("dataUpdatedAt") }
-    if !sameError(error, other.error) { changed.insert("error") }
+    if !sameError(errorBox, other.errorBox) { changed.insert("error") }
     if errorUpdatedAt != other.errorUpdatedAt { changed.insert("errorUpdatedAt") }
     if failureCount != other.failureCount { changed.insert("failureCount") }
-    if !sameError(failureReason, other.failureReason) { changed.insert("failureReason") }
+    if !sameError(failureReasonBox, other.failureReasonBox) { changed.insert("failureReason") }
     if errorUpdateCount != other.errorUpdateCount { changed.insert("errorUpdateCount") }
     if isFetched != other.isFetched { changed.insert("isFetched") }
     if isFetchedAfterMount != other.isFetchedAfterMount { changed.insert("isFetchedAfterMount") }
@@ -79,17 +83,7 @@ public struct QueryObserverResult: Sendable {
     if isRefetching != other.isRefetching { changed.insert("isRefetching") }
     if isLoadingError != other.isLoadingError { changed.insert("isLoadingError") }
     if isRefetchError != other.isRefetchError { changed.insert("isRefetchError") }
+    if infinite != other.infinite { changed.formUnion(InfiniteQueryFlags.changedProperties(infinite, other.infinite)) }
     return changed
-  }
-}
-
-/// Whether two errors are the same: identical instances, or equal values of one type.
-func sameError(_ a: (any Error)?, _ b: (any Error)?) -> Bool {
-  switch (a, b) {
-  case (nil, nil): return true
-  case (let x?, let y?):
-    if type(of: x) is AnyClass, type(of: y) is AnyClass { return (x as AnyObject) === (y as AnyObject) }
-    return type(of: x) == type(of: y) && String(describing: x) == String(describing: y)
-  default: return false
   }
 }

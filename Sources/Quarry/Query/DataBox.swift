@@ -1,10 +1,45 @@
-/// Query data with an identity, standing in for JavaScript's object identity.
+/// Query data with an identity: Quarry's stand-in for a JavaScript object reference.
 ///
-/// Structural sharing (TanStack's `replaceEqualDeep`) keeps the previous box when the new value
-/// is equal, so "did the data change" is an identity check, as in TanStack.
-final class DataBox: Sendable {
-  let value: any Sendable
-  init(_ value: any Sendable) { self.value = value }
+/// The engine creates a box where TanStack creates an object (a query function's result, an
+/// updater's result, a copy made by structural sharing) and passes the same box where TanStack
+/// passes the same reference, so "did the data change" is an identity check as in TanStack.
+/// Primitives (numbers, strings, booleans, null) compare by value, as `===` does.
+///
+/// Swift values have no identity of their own. Return a `DataBox` from a query function, an
+/// updater, `initialData`, `placeholderData` or `select` to hand the engine one object that
+/// several queries or results share:
+///
+/// ```swift
+/// let shared = DataBox(["tags": ["a"]] as JSONValue)
+/// client.setQueriesData(QueryFilters(queryKey: ["todos"])) { _ in shared }  // one object in every query
+/// ```
+public final class DataBox: Sendable {
+  /// The data.
+  public let value: any Sendable
+  /// Boxes `value`; a box is never boxed twice.
+  public init(_ value: any Sendable) {
+    self.value = (value as? DataBox)?.value ?? value
+  }
+}
+
+/// `value` as a box: the box itself when it is one, otherwise a new box (a new object).
+func boxed(_ value: any Sendable) -> DataBox { value as? DataBox ?? DataBox(value) }
+
+/// `value` without its box.
+func unboxed(_ value: any Sendable) -> any Sendable { (value as? DataBox)?.value ?? value }
+
+/// JavaScript's `===` on data: the same box, or equal primitives; `nil` is `undefined`.
+package func sameDataObject(_ a: DataBox?, _ b: DataBox?) -> Bool { sameData(a, b) }
+
+/// JavaScript's `===` on data (``sameDataObject(_:_:)``).
+func sameData(_ a: DataBox?, _ b: DataBox?) -> Bool {
+  switch (a, b) {
+  case (nil, nil): return true
+  case (let x?, let y?):
+    if x === y { return true }
+    return isPrimitive(x.value) && isPrimitive(y.value) && valuesEqual(x.value, y.value)
+  default: return false
+  }
 }
 
 /// Whether two values are equal: `Equatable` values by `==`, class instances by identity.
@@ -32,15 +67,31 @@ func isPrimitive(_ value: any Sendable) -> Bool {
 }
 
 /// TanStack's `replaceData`: structural sharing between the previous and the new data.
+///
+/// `new` may be a ``DataBox`` carrying an identity of its own. With sharing, equal data keeps the
+/// previous box, and two unequal JSON arrays (or objects) give a new object, as
+/// `replaceEqualDeep`'s copy does; otherwise the new data itself is the result.
 func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: Bool?) -> DataBox {
+  let newBox = new as? DataBox
+  let value = newBox?.value ?? new
   if let previous {
+    if previous === newBox { return previous }
     if structuralSharing != false {
-      if replaceEqualDeepKeepsPrevious(previous.value, new) { return previous }
-    } else if isPrimitive(new), valuesEqual(previous.value, new) {
+      if replaceEqualDeepKeepsPrevious(previous.value, value) { return previous }
+      if newBox != nil, sameContainerKind(previous.value, value) { return DataBox(value) }
+    } else if isPrimitive(value), valuesEqual(previous.value, value) {
       return previous
     }
   }
-  return DataBox(new)
+  return newBox ?? DataBox(value)
+}
+
+/// Whether both values are JSON arrays, or both JSON objects (`replaceEqualDeep` copies then).
+private func sameContainerKind(_ a: any Sendable, _ b: any Sendable) -> Bool {
+  switch (a as? JSONValue, b as? JSONValue) {
+  case (.array?, .array?), (.object?, .object?): return true
+  default: return false
+  }
 }
 
 /// Whether a value is a JSON array or object (an object with identity in JavaScript).

@@ -34,7 +34,7 @@ extension Query {
       } else if let retryer {
         retryer.continueRetry()
         let joined = Promise<any Sendable>(scheduler: engine.scheduler)
-        joined.follow(retryer.promise)
+        joined.adopt(retryer.promise)  // `return this.#retryer.promise` from an async function
         return joined
       }
     }
@@ -47,13 +47,15 @@ extension Query {
 
     let signal = AbortSignal()
     let fetchOptionsCopy = fetchOptions
-    let fetchFn: () -> Promise<any Sendable> = { [self] in
-      let context = QueryFunctionContext(
-        queryKey: queryKey, meta: optionsStorage.meta, signal: signal,
-        onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
-      abortSignalConsumed = false
-      return runQueryFn(context, fetchOptionsCopy)
-    }
+    let fetchFn: () -> Promise<any Sendable> = queryType == "infinite"
+      ? infiniteFetchFn(signal: signal, fetchOptions: fetchOptionsCopy)
+      : { [self] in
+        let context = QueryFunctionContext(
+          queryKey: queryKey, meta: optionsStorage.meta, client: client, signal: signal,
+          onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
+        abortSignalConsumed = false
+        return runQueryFn(context, fetchOptionsCopy, queryFn: optionsStorage.queryFn)
+      }
 
     revertState = stateStorage
     dispatch(.fetch(meta: fetchOptions?.meta))
@@ -91,11 +93,12 @@ extension Query {
   private func settleFetch(_ outcome: Result<any Sendable, any Error>, retryer: Retryer, into result: Promise<any Sendable>) {
     var failure: any Error
     switch outcome {
-    case .success(let data):
+    case .success(let returned):
+      let data = unboxed(returned)
       if isUndefined(data) {
         failure = QuarryError.undefinedData(queryHash: queryHash)
       } else {
-        setData(data, manual: false)
+        setData(returned, manual: false)
         if let config = cache?.config {
           let error = stateStorage.error
           engine.lock.record(.listener) {
@@ -114,7 +117,7 @@ extension Query {
       if let cancelled = error as? CancelledError, retryer.isCancelled {
         if cancelled.silent {
           if let current = self.retryer {
-            result.follow(current.promise)
+            result.adopt(current.promise)  // `return this.#retryer.promise` from an async function
           } else {
             result.reject(error)
           }
@@ -142,10 +145,10 @@ extension Query {
 
   /// TanStack's `ensureQueryFn` and the call itself: starts the query function at once
   /// (`Task.immediate`, like a JavaScript call) on the scheduler's executor.
-  private func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?) -> Promise<any Sendable> {
+  func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
     let promise = Promise<any Sendable>(scheduler: engine.scheduler)
-    guard case .function(let fn)? = optionsStorage.queryFn else {
-      if optionsStorage.queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
+    guard case .function(let fn)? = queryFn else {
+      if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }

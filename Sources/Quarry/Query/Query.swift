@@ -12,6 +12,8 @@ public final class Query: @unchecked Sendable {
   /// The cache that built the query. Weak: a fetch may settle after its client (and so its
   /// cache) is gone, and then has nobody to tell.
   weak var cache: QueryCache?
+  /// The client that built the query (passed to query functions); weak, as the client owns the cache.
+  weak var client: QueryClient?
   var optionsStorage: QueryOptions
   var stateStorage: QueryState
   var initialState: QueryState
@@ -36,7 +38,8 @@ public final class Query: @unchecked Sendable {
     self.initialState = QueryState()
     // TanStack sets options before the query has a state, so no initial-data write happens here.
     applyOptions(options)
-    initialState = Query.defaultState(options, now: engine.now)
+    // TanStack's `getDefaultState(this.options)`: the options merged with the key's defaults.
+    initialState = Query.defaultState(optionsStorage, now: engine.now)
     stateStorage = state ?? initialState
     scheduleGc()
   }
@@ -56,6 +59,7 @@ public final class Query: @unchecked Sendable {
     var merged = options ?? QueryOptions()
     if let defaultOptions { merged = merged.merged(over: defaultOptions) }
     optionsStorage = merged
+    if options?.isInfinite == true { queryType = "infinite" }
     updateGcTime(merged.gcTime)
   }
 
@@ -80,7 +84,7 @@ public final class Query: @unchecked Sendable {
   static func defaultState(_ options: QueryOptions, now: Double) -> QueryState {
     var state = QueryState()
     if let data = options.initialData?.resolve() {
-      state.dataBox = DataBox(data)
+      state.dataBox = boxed(data)
       state.dataUpdatedAt = options.initialDataUpdatedAt ?? now
       state.status = .success
     }
@@ -96,9 +100,10 @@ public final class Query: @unchecked Sendable {
   func scheduleGc() {
     clearGcTimeout()
     if isValidTimeout(gcTime) {
-      gcTimeout = engine.scheduler.setTimeout(gcTime) { [weak self] in
-        guard let self else { return }
-        self.engine.lock.sync { self.optionalRemove() }
+      // The timer holds the query, as TanStack's does: a query removed from the cache while an
+      // observer held it still runs its gc (and the cache still reports `removed`).
+      gcTimeout = engine.scheduler.setTimeout(gcTime) { [self] in
+        engine.lock.sync { optionalRemove() }
       }
     }
   }
@@ -122,7 +127,7 @@ public final class Query: @unchecked Sendable {
 
   @discardableResult
   func setData(_ newData: any Sendable, updatedAt: Double? = nil, manual: Bool) -> DataBox {
-    let box = replaceData(stateStorage.dataBox, newData, structuralSharing: optionsStorage.structuralSharing)
+    let box = replaceData(stateStorage.dataBox, newData, sharing: optionsStorage.structuralSharing)
     dispatch(.success(dataUpdatedAt: updatedAt, manual: manual), data: box)
     return box
   }
@@ -235,7 +240,7 @@ public final class Query: @unchecked Sendable {
     switch action {
     case .failed(let count, let error):
       state.fetchFailureCount = count
-      state.fetchFailureReason = error
+      state.fetchFailureReasonBox = ErrorBox(error)
     case .pause:
       state.fetchStatus = .paused
     case .continue:
@@ -257,11 +262,12 @@ public final class Query: @unchecked Sendable {
       }
       revertState = manual ? state : nil
     case .error(let error):
-      state.error = error
+      let box = ErrorBox(error)  // a new Error object, as every TanStack failure is
+      state.errorBox = box
       state.errorUpdateCount += 1
       state.errorUpdatedAt = engine.now
       state.fetchFailureCount += 1
-      state.fetchFailureReason = error
+      state.fetchFailureReasonBox = box
       state.fetchStatus = .idle
       state.status = .error
       state.isInvalidated = true

@@ -43,13 +43,20 @@ public struct QueryFunctionContext: Sendable {
   public let meta: JSONValue?
   /// The page parameter, for infinite queries.
   public let pageParam: JSONValue?
+  /// The client whose query is fetching (TanStack's `client`). Weak: a running query function
+  /// does not keep a released client alive (its fetch then settles with nobody to tell).
+  public private(set) weak var client: QueryClient?
+  /// Which way an infinite query's page is fetched (`nil` for other queries).
+  public let direction: FetchDirection?
   let abortSignal: AbortSignal
-  private let onSignalRead: @Sendable () -> Void
+  let onSignalRead: @Sendable () -> Void
 
-  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
+  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, direction: FetchDirection? = nil, client: QueryClient? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
     self.queryKey = queryKey
     self.meta = meta
     self.pageParam = pageParam
+    self.direction = direction
+    self.client = client
     self.abortSignal = signal
     self.onSignalRead = onSignalRead
   }

@@ -13,6 +13,8 @@ public struct QueryOptions: Sendable {
   public var queryKey: QueryKey?
   /// The key's hash; computed from `queryKey` when absent.
   public var queryHash: String?
+  /// Hashes the key instead of TanStack's `hashKey` (TanStack's `queryKeyHashFn`).
+  public var queryKeyHashFn: FunctionBox<@Sendable (QueryKey) -> String>?
   /// The query function, or `skipToken`.
   public var queryFn: QueryFnOption?
   /// How long data stays fresh (default 0).
@@ -29,10 +31,20 @@ public struct QueryOptions: Sendable {
   public var enabled: QueryBoolOption?
   /// Transforms the data an observer reports.
   public var select: SelectFunction?
-  /// Data shown while pending, never cached.
-  public var placeholderData: PlaceholderDataOption?
-  /// Data the query starts with, cached.
-  public var initialData: InitialDataOption?
+  /// Data shown while pending, never cached. A value is boxed once, so it is one object wherever
+  /// these options go (JavaScript passes the same reference).
+  public var placeholderData: PlaceholderDataOption? {
+    didSet {
+      if case .value(let v)? = placeholderData, !(v is DataBox) { placeholderData = .value(DataBox(v)) }
+    }
+  }
+  /// Data the query starts with, cached. A value is boxed once, so every query built from these
+  /// options starts with the same object (JavaScript passes the same reference).
+  public var initialData: InitialDataOption? {
+    didSet {
+      if case .value(let v)? = initialData, !(v is DataBox) { initialData = .value(DataBox(v)) }
+    }
+  }
   /// When the initial data was fetched, in ms.
   public var initialDataUpdatedAt: Double?
   /// Refetch when an observer subscribes.
@@ -48,7 +60,7 @@ public struct QueryOptions: Sendable {
   /// Which result properties trigger a listener call.
   public var notifyOnChangeProps: NotifyOnChangeProps?
   /// Keep equal data's identity (default `true`).
-  public var structuralSharing: Bool?
+  public var structuralSharing: StructuralSharingOption?
   /// Application metadata.
   public var meta: JSONValue?
   /// Retry an errored query on mount (default `true`).
@@ -56,6 +68,8 @@ public struct QueryOptions: Sendable {
   /// Rethrow errors from observer fetches.
   public var throwOnError: Bool?
 
+  /// Infinite-query options (``QueryOptions/initialPageParam`` and the rest, in `+Infinite`).
+  var infinite = InfiniteOptionsStorage()
   var defaulted = false
   /// Stands for the JavaScript object identity of defaulted options: `setOptions` with the very
   /// options an observer already holds is no change (`shallowEqualObjects` sees one object).
@@ -69,6 +83,7 @@ public struct QueryOptions: Sendable {
     var r = self
     r.queryKey = queryKey ?? base.queryKey
     r.queryHash = queryHash ?? base.queryHash
+    r.queryKeyHashFn = queryKeyHashFn ?? base.queryKeyHashFn
     r.queryFn = queryFn ?? base.queryFn
     r.staleTime = staleTime ?? base.staleTime
     r.gcTime = gcTime ?? base.gcTime
@@ -90,6 +105,7 @@ public struct QueryOptions: Sendable {
     r.meta = meta ?? base.meta
     r.retryOnMount = retryOnMount ?? base.retryOnMount
     r.throwOnError = throwOnError ?? base.throwOnError
+    r.infinite = infinite.merged(over: base.infinite)
     r.defaulted = defaulted || base.defaulted
     r.identity = nil
     return r
@@ -101,6 +117,7 @@ public struct QueryOptions: Sendable {
   func isShallowEqual(to o: QueryOptions) -> Bool {
     if let identity, identity === o.identity { return true }
     return (queryKey == nil && o.queryKey == nil) && queryHash.map(CodeUnitString.init) == o.queryHash.map(CodeUnitString.init) && QueryFnOption.identical(queryFn, o.queryFn)
+      && queryKeyHashFn === o.queryKeyHashFn
       && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
       && networkMode == o.networkMode && enabled == o.enabled && select === o.select
       && placeholderData == o.placeholderData && initialData == o.initialData
@@ -109,6 +126,41 @@ public struct QueryOptions: Sendable {
       && refetchInterval == o.refetchInterval && refetchIntervalInBackground == o.refetchIntervalInBackground
       && notifyOnChangeProps == o.notifyOnChangeProps && structuralSharing == o.structuralSharing
       && identityEqual(meta, o.meta) && retryOnMount == o.retryOnMount && throwOnError == o.throwOnError
+      && infinite.isShallowEqual(to: o.infinite)
+  }
+}
+
+/// `structuralSharing`: on or off, or a function that decides the data's identity itself.
+///
+/// The function gets the previous data (`nil` when there is none) and the new data as boxes and
+/// returns the box to keep: the previous one, the new one, or a new ``DataBox`` (TanStack's
+/// `structuralSharing(prevData, data)`, where the returned reference is the data).
+public enum StructuralSharingOption: Sendable, Equatable, ExpressibleByBooleanLiteral {
+  /// `true` (the default): keep the previous data when the new data is equal; `false`: never.
+  case value(Bool)
+  /// Decides which data to keep.
+  case function(FunctionBox<@Sendable (_ previous: DataBox?, _ data: DataBox) -> DataBox>)
+
+  /// `true` or `false`.
+  public init(booleanLiteral value: Bool) { self = .value(value) }
+
+  /// Equal values, or the same function.
+  public static func == (a: StructuralSharingOption, b: StructuralSharingOption) -> Bool {
+    switch (a, b) {
+    case (.value(let x), .value(let y)): return x == y
+    case (.function(let x), .function(let y)): return x === y
+    default: return false
+    }
+  }
+}
+
+/// TanStack's `replaceData` with the `structuralSharing` option: the function form decides,
+/// otherwise structural sharing on or off.
+func replaceData(_ previous: DataBox?, _ new: any Sendable, sharing option: StructuralSharingOption?) -> DataBox {
+  switch option {
+  case .function(let decide)?: return decide.call(previous, boxed(new))
+  case .value(let on)?: return replaceData(previous, new, structuralSharing: on)
+  case nil: return replaceData(previous, new, structuralSharing: nil)
   }
 }
 
@@ -264,7 +316,7 @@ public enum PlaceholderDataOption: Sendable, Equatable {
   /// Equal values, or the same function.
   public static func == (a: PlaceholderDataOption, b: PlaceholderDataOption) -> Bool {
     switch (a, b) {
-    case (.value(let x), .value(let y)): return valuesEqual(x, y)
+    case (.value(let x), .value(let y)): return sameData(boxed(x), boxed(y))
     case (.function(let x), .function(let y)): return x === y
     default: return false
     }
@@ -281,7 +333,7 @@ public enum InitialDataOption: Sendable, Equatable {
   /// Equal values, or the same function.
   public static func == (a: InitialDataOption, b: InitialDataOption) -> Bool {
     switch (a, b) {
-    case (.value(let x), .value(let y)): return !isContainer(x) && valuesEqual(x, y)
+    case (.value(let x), .value(let y)): return sameData(boxed(x), boxed(y))
     case (.function(let x), .function(let y)): return x === y
     default: return false
     }
@@ -316,3 +368,9 @@ func identityEqual(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
 
 /// The identity of one defaulted options value (see ``QueryOptions``' `identity`).
 final class OptionsIdentity: Sendable {}
+
+/// TanStack's `hashQueryKeyByOptions`: the options' `queryKeyHashFn`, or `hashKey`.
+func hashQueryKeyByOptions(_ queryKey: QueryKey, _ options: QueryOptions?) -> String {
+  options?.queryKeyHashFn?.call(queryKey) ?? queryKey.queryHash
+}
+

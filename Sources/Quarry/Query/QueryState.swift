@@ -1,22 +1,30 @@
 /// A snapshot of a query's state (TanStack's `QueryState`).
 public struct QueryState: Sendable {
-  var dataBox: DataBox?
+  package var dataBox: DataBox?
   /// The cached data, if any.
   public var data: (any Sendable)? { dataBox?.value }
   /// How many times data was written.
   public var dataUpdateCount: Int = 0
   /// When data was last written, in ms (0 when never).
   public var dataUpdatedAt: Double = 0
+  var errorBox: ErrorBox?
   /// The last fetch error, cleared by success.
-  public var error: (any Error)?
+  public var error: (any Error)? {
+    get { errorBox?.error }
+    set { errorBox = newValue.map(ErrorBox.init) }
+  }
   /// How many fetches failed.
   public var errorUpdateCount: Int = 0
   /// When the last error happened, in ms.
   public var errorUpdatedAt: Double = 0
   /// Failed attempts of the current fetch.
   public var fetchFailureCount: Int = 0
+  var fetchFailureReasonBox: ErrorBox?
   /// The last failed attempt's error.
-  public var fetchFailureReason: (any Error)?
+  public var fetchFailureReason: (any Error)? {
+    get { fetchFailureReasonBox?.error }
+    set { fetchFailureReasonBox = newValue.map(ErrorBox.init) }
+  }
   /// The `meta` the current fetch was started with.
   public var fetchMeta: JSONValue?
   /// Whether the query was invalidated since its data was written.

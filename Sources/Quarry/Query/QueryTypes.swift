@@ -61,6 +61,8 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
   case undefinedData(queryHash: String)
   /// A query function was `skipToken` when a fetch was forced.
   case skipToken(queryHash: String)
+  /// A mutation has no mutation function (`No mutationFn found`).
+  case missingMutationFn
 
   /// TanStack's message for the same error.
   public var description: String {
@@ -69,6 +71,7 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(key) holds \(actual), not \(expected)"
     case .missingQueryFn(let hash): return "Missing queryFn: '\(hash)'"
     case .undefinedData(let hash): return "\(hash) data is undefined"
+    case .missingMutationFn: return "No mutationFn found"
     case .skipToken(let hash): return "Attempted to invoke queryFn when set to skipToken. This is likely a configuration error. Query hash: '\(hash)'"
     }
   }

@@ -15,8 +15,9 @@ import Synchronization
 /// listener that waits for another thread touching the client cannot deadlock it; effects that
 /// a listener's own client calls cause go to the back of the FIFO.
 final class EngineLock: @unchecked Sendable {
-  // Safe: `depth` and `outbox` are only touched by the thread holding `lock`; `fifo` and
-  // `isDraining` are guarded by `fifoLock`; `owner` is atomic.
+  // Safe: `depth` and `outbox` are only touched by the thread holding `lock`; `fifo`,
+  // `isDraining` and `deliverer` are guarded by `fifoLock`; `isRunningPlumbing` is touched only
+  // by the delivering thread (others never read it: `deliverer == me` fails first); `owner` is atomic.
   private let lock = NSRecursiveLock()
   private var depth = 0
   private var outbox: [Effect] = []
@@ -25,6 +26,10 @@ final class EngineLock: @unchecked Sendable {
   private var fifo: [() -> Void] = []
   private var fifoHead = 0
   private var isDraining = false
+  /// The thread delivering effects (guarded by `fifoLock`), and whether it is running a plumbing
+  /// effect right now (touched only by that thread).
+  private var deliverer: UInt = 0
+  private var isRunningPlumbing = false
 
   /// Runs `body` under the lock; the outermost call then performs the recorded effects.
   @inline(__always)
@@ -71,25 +76,37 @@ final class EngineLock: @unchecked Sendable {
   /// Performs `effects` in order if no thread is delivering listener effects; otherwise runs
   /// the plumbing now and queues the listener calls behind the ones being delivered.
   private func perform(_ effects: [Effect]) {
-    let isDeliverer: Bool = fifoLock.withLock {
+    let me = currentThreadID()
+    let role: Role = fifoLock.withLock {
       if isDraining {
+        // A query function's synchronous prefix runs inside a plumbing effect; the client calls
+        // it makes deliver their listener calls before it goes on, as TanStack's do.
+        if deliverer == me, isRunningPlumbing { return .inline }
         for effect in effects where effect.kind == .listener { fifo.append(effect.run) }
-        return false
+        return .queued
       }
       isDraining = true
-      return true
+      deliverer = me
+      return .deliverer
     }
-    guard isDeliverer else {
+    switch role {
+    case .queued:
       for effect in effects where effect.kind == .plumbing { effect.run() }
       return
+    case .inline:
+      for effect in effects { run(effect) }
+      return
+    case .deliverer:
+      break
     }
-    for effect in effects { effect.run() }
+    for effect in effects { run(effect) }
     while true {
       let next: (() -> Void)? = fifoLock.withLock {
         guard fifoHead < fifo.count else {
           fifo.removeAll(keepingCapacity: true)
           fifoHead = 0
           isDraining = false
+          deliverer = 0
           return nil
         }
         let effect = fifo[fifoHead]
@@ -99,6 +116,24 @@ final class EngineLock: @unchecked Sendable {
       guard let next else { return }
       next()
     }
+  }
+
+  /// Runs one effect on the delivering thread, noting whether it is plumbing.
+  private func run(_ effect: Effect) {
+    let saved = isRunningPlumbing
+    isRunningPlumbing = effect.kind == .plumbing
+    effect.run()
+    isRunningPlumbing = saved
+  }
+
+  /// What the thread performing effects does with them.
+  private enum Role {
+    /// Delivers them and then the FIFO.
+    case deliverer
+    /// Runs plumbing now and queues listener calls behind the ones being delivered.
+    case queued
+    /// Runs them all now: they come from the deliverer's own plumbing (a query function's prefix).
+    case inline
   }
 
   /// What kind of work an effect is.

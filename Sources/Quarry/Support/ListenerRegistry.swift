@@ -13,9 +13,11 @@ struct ListenerRegistry<Value> {
   var isEmpty: Bool { entries.isEmpty }
   var count: Int { entries.count }
 
-  mutating func add(_ body: @escaping (Value) -> Void) -> UInt64 {
+  /// `inline`: an engine-internal listener (a `QueriesObserver` watching its observers), called
+  /// at once under the lock by `notify(_:via:)`, where TanStack calls it.
+  mutating func add(_ body: @escaping (Value) -> Void, inline: Bool = false) -> UInt64 {
     nextID += 1
-    entries.append(Listener(id: nextID, body: body))
+    entries.append(Listener(id: nextID, body: body, isInline: inline))
     return nextID
   }
 
@@ -39,6 +41,10 @@ struct ListenerRegistry<Value> {
   /// Records a call of every listener with `value`, performed after the lock is released.
   func notify(_ value: Value, via lock: EngineLock) {
     for entry in entries {
+      if entry.isInline {
+        entry.body(value)
+        continue
+      }
       lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(value) } }
     }
   }
@@ -48,10 +54,12 @@ struct ListenerRegistry<Value> {
     // Safe: `id` and `body` are immutable; `isActive` is atomic.
     let id: UInt64
     let body: (Value) -> Void
+    let isInline: Bool
     let isActive = Atomic<Bool>(true)
-    init(id: UInt64, body: @escaping (Value) -> Void) {
+    init(id: UInt64, body: @escaping (Value) -> Void, isInline: Bool) {
       self.id = id
       self.body = body
+      self.isInline = isInline
     }
   }
 }

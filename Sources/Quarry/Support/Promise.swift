@@ -34,6 +34,13 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
     other.whenSettled { self.settle($0) }
   }
 
+  /// Settles this promise the way `other` settles, as an `async` function's `return other` does:
+  /// JavaScript's resolve-with-a-thenable calls `other.then` in a job of its own, so this takes one
+  /// job more than ``follow(_:)``.
+  func adopt(_ other: Promise<T>) {
+    scheduler.enqueue { self.follow(other) }
+  }
+
   private func settle(_ result: Result<T, any Error>) {
     let pending: [@Sendable (Result<T, any Error>) -> Void]? = lock.withLock {
       guard case .pending = state else { return nil }
@@ -128,6 +135,14 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
         waiter.resume(with: .failure(CancellationError()))
       }
     }
+  }
+}
+
+extension Promise where T == any Sendable {
+  /// `.catch(noop)`: the value passes through, a rejection becomes a fulfilment (with `()` for
+  /// JavaScript's `undefined`), one job later.
+  func ignoringRejection() -> Promise<any Sendable> {
+    then({ $0 }, { _ in () })
   }
 }
 

@@ -12,8 +12,8 @@ extension FixtureValidator {
         let calls = try object(checkValue, checkPath, "an object mapping function names to call counts")
         for name in calls.keys.sorted() {
           let namePath = JSONPath.member(checkPath, name)
-          guard functionNames.contains(name) else {
-            throw fail(namePath, "expected a function declared in \"functions\" (declared: \(functionNames.joined(separator: ", ")))")
+          guard functionNames.contains(name) || callbackNames.contains(name) else {
+            throw fail(namePath, "expected a function declared in \"functions\" or a callback in \"callbacks\" (declared: \((functionNames + callbackNames).joined(separator: ", ")))")
           }
           _ = try integer(calls[name]!, min: 0, namePath)
         }
@@ -30,8 +30,24 @@ extension FixtureValidator {
           let observerPath = JSONPath.member(checkPath, name)
           try checkObserverName(name, observerPath)
           let fields = try object(results[name]!, observerPath, "an object of result fields")
-          try onlyMembers(fields, FixtureVocabulary.resultFields, observerPath, "result field")
+          let allowed = mutationObservers.contains(name) ? FixtureVocabulary.mutationResultFields : FixtureVocabulary.resultFields
+          try onlyMembers(fields, allowed, observerPath, "result field")
           for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(observerPath, field)) }
+        }
+      case "received":
+        let lists = try object(checkValue, checkPath, "an object mapping observer names to lists of result fields")
+        for name in lists.keys.sorted() {
+          let observerPath = JSONPath.member(checkPath, name)
+          try checkObserverName(name, observerPath)
+          guard case .array(let items) = lists[name]! else {
+            throw fail(observerPath, "expected an array of result fields, found \(found(lists[name]!))")
+          }
+          for (index, item) in items.enumerated() {
+            let itemPath = JSONPath.element(observerPath, index)
+            let fields = try object(item, itemPath, "an object of result fields")
+            try onlyMembers(fields, FixtureVocabulary.resultFields, itemPath, "result field")
+            for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(itemPath, field)) }
+          }
         }
       case "notifications":
         let counts = try object(checkValue, checkPath, "an object mapping observer names to listener call counts")
@@ -63,9 +79,72 @@ extension FixtureValidator {
           try checkHandle(name, records: .value, handlePath)
           try checkData(returned[name]!, handlePath)
         }
-      default:  // cacheSize
+      case "sameData":
+        guard case .array(let items) = checkValue else {
+          throw fail(checkPath, #"expected an array of {"a": ref, "b": ref, "same": true|false}, found \#(found(checkValue))"#)
+        }
+        for (index, item) in items.enumerated() {
+          let itemPath = JSONPath.element(checkPath, index)
+          let members = try object(item, itemPath, #"{"a": ref, "b": ref, "same": true|false}"#)
+          try onlyMembers(members, ["a", "b", "same"], itemPath, "sameData member")
+          for side in ["a", "b"] {
+            let sidePath = JSONPath.member(itemPath, side)
+            guard let ref = members[side] else { throw fail(sidePath, #"missing; expected {"observer": name} or {"query": key}"#) }
+            try checkDataRef(ref, sidePath)
+          }
+          guard let same = members["same"] else { throw fail(JSONPath.member(itemPath, "same"), "missing; expected true or false") }
+          try check(same, .bool, JSONPath.member(itemPath, "same"))
+        }
+      case "aborted":
+        let functions = try object(checkValue, checkPath, "an object mapping function names to {call number: aborted}")
+        for name in functions.keys.sorted() {
+          let namePath = JSONPath.member(checkPath, name)
+          guard functionNames.contains(name) else {
+            throw fail(namePath, "expected a function declared in \"functions\" (declared: \(functionNames.joined(separator: ", ")))")
+          }
+          let calls = try object(functions[name]!, namePath, "an object mapping call numbers to true or false")
+          for call in calls.keys.sorted() {
+            guard let n = Int(call), n >= 1, String(n) == call else {
+              throw fail(JSONPath.member(namePath, call), "expected a call number (1, 2, ...) as the member name")
+            }
+            try check(calls[call]!, .bool, JSONPath.member(namePath, call))
+          }
+        }
+      case "mutation":
+        try checkMutationCheck(checkValue, checkPath)
+      case "mutations":
+        guard case .array(let items) = checkValue else {
+          throw fail(checkPath, "expected an array of mutation checks, found \(found(checkValue))")
+        }
+        for (index, item) in items.enumerated() { try checkMutationCheck(item, JSONPath.element(checkPath, index)) }
+      default:  // cacheSize, mutationCount
         _ = try integer(checkValue, min: 0, checkPath)
       }
+    }
+  }
+
+  /// Checks a data reference of `sameData`: `{"observer": name}` or `{"query": key}`.
+  func checkDataRef(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let members = try object(value, path, #"{"observer": name} or {"query": key}"#)
+    try onlyMembers(members, ["observer", "query"], path, "data reference")
+    guard members.count == 1 else { throw fail(path, #"expected exactly one of "observer" and "query""#) }
+    if let observer = members["observer"] { try checkObserver(observer, JSONPath.member(path, "observer")) }
+    if let key = members["query"] { try check(key, .queryKey, JSONPath.member(path, "query")) }
+  }
+
+  /// Checks one `mutation` check: `{mutationId, ...state fields}` or `{mutationId, "exists": false}`.
+  func checkMutationCheck(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let fields = try object(value, path, "a mutation check object with \"mutationId\"")
+    try onlyMembers(fields, ["mutationId", "exists"] + FixtureVocabulary.mutationStateFields, path, "mutation check field")
+    guard let id = fields["mutationId"] else { throw fail(JSONPath.member(path, "mutationId"), "missing; expected a mutation id (1, 2, ...)") }
+    _ = try integer(id, min: 1, JSONPath.member(path, "mutationId"))
+    if let exists = fields["exists"] {
+      let existsPath = JSONPath.member(path, "exists")
+      guard case .bool(let flag) = exists else { throw fail(existsPath, "expected true or false, found \(found(exists))") }
+      if !flag, fields.count > 2 { throw fail(existsPath, "no other fields with \"exists\": false") }
+    }
+    for field in fields.keys.sorted() where field != "mutationId" && field != "exists" {
+      try checkData(fields[field]!, JSONPath.member(path, field))
     }
   }
 

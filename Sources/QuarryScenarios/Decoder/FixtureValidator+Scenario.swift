@@ -29,7 +29,13 @@ extension FixtureValidator {
 
     var functions: [String: [Outcome]] = [:]
     if let functionsValue = root["functions"] { functions = try decodeFunctions(functionsValue) }
-    functionNames = functions.keys.sorted()
+    var streams: [String: StreamScript] = [:]
+    if let streamsValue = root["streams"] { streams = try decodeStreams(streamsValue, functionNames: functions.keys.sorted()) }
+    functionNames = (functions.keys.sorted() + streams.keys.sorted()).sorted()
+
+    var callbacks: [String: JSONValue] = [:]
+    if case .object(let members)? = root["callbacks"] { callbackNames = members.keys.sorted() }
+    if let callbacksValue = root["callbacks"] { callbacks = try decodeCallbacks(callbacksValue) }
 
     if let client = root["client"] { try checkClient(client) }
 
@@ -42,13 +48,28 @@ extension FixtureValidator {
     for (index, stepValue) in stepValues.enumerated() {
       steps.append(try decodeStep(stepValue, index: index, lastAt: &lastAt))
     }
-    return Scenario(id: id, title: title, file: file, client: root["client"], functions: functions, steps: steps)
+    var scenario = Scenario(id: id, title: title, file: file, client: root["client"], functions: functions, callbacks: callbacks, steps: steps)
+    scenario.streams = streams
+    return scenario
   }
 
   /// Checks `client`: `{"defaultOptions": {"queries": {...}, "mutations": {...}}}`.
   func checkClient(_ value: JSONValue) throws(FixtureError) {
-    let client = try object(value, "client", "an object with \"defaultOptions\"")
-    try onlyMembers(client, ["defaultOptions"], "client", "client member")
+    let client = try object(value, "client", "an object with \"defaultOptions\", \"queryCache\" and/or \"mutationCache\"")
+    try onlyMembers(client, ["defaultOptions", "queryCache", "mutationCache"], "client", "client member")
+    if let callbacksValue = client["queryCache"] {
+      let callbacks = try object(callbacksValue, "client.queryCache", "an object of QueryCache callbacks")
+      try onlyMembers(callbacks, ["onSuccess", "onError", "onSettled"], "client.queryCache", "QueryCache callback")
+      for key in callbacks.keys.sorted() where callbacks[key] != .bool(true) {
+        throw fail(JSONPath.member("client.queryCache", key), "expected true, found \(found(callbacks[key]!))")
+      }
+    }
+    if let cacheValue = client["mutationCache"] {
+      let cachePath = JSONPath.member("client", "mutationCache")
+      let hooks = try object(cacheValue, cachePath, "an object of mutation cache callbacks")
+      try onlyMembers(hooks, FixtureVocabulary.mutationHooks, cachePath, "mutation cache callback")
+      for key in hooks.keys.sorted() { try checkCallbackName(hooks[key]!, JSONPath.member(cachePath, key)) }
+    }
     guard let defaultsValue = client["defaultOptions"] else { return }
     let path = "client.defaultOptions"
     let defaults = try object(defaultsValue, path, "an object with \"queries\" and/or \"mutations\"")
@@ -57,13 +78,83 @@ extension FixtureValidator {
       try checkQueryOptions(queries, JSONPath.member(path, "queries"), requireKey: false)
     }
     if let mutations = defaults["mutations"] {
-      let mutationsPath = JSONPath.member(path, "mutations")
-      let options = try object(mutations, mutationsPath, "an object of mutation options")
-      try onlyMembers(options, FixtureVocabulary.mutationOptions, mutationsPath, "mutation option")
-      for key in options.keys.sorted() {
-        try check(options[key]!, OperationSpec.mutationOptionRules[key] ?? .data, JSONPath.member(mutationsPath, key))
+      try checkMutationOptions(mutations, JSONPath.member(path, "mutations"))
+    }
+  }
+
+  /// Checks a mutation options object.
+  func checkMutationOptions(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let options = try object(value, path, "an object of mutation options")
+    try onlyMembers(options, FixtureVocabulary.mutationOptions, path, "mutation option")
+    for key in options.keys.sorted() {
+      let memberPath = JSONPath.member(path, key)
+      let member = options[key]!
+      switch key {
+      case "mutationFn":
+        guard case .string(let name) = member, functionNames.contains(name) else {
+          throw fail(memberPath, "expected a function declared in \"functions\", found \(found(member))")
+        }
+      case "onMutate", "onSuccess", "onError", "onSettled":
+        try checkCallbackName(member, memberPath)
+      case "scope":
+        let scope = try object(member, memberPath, "a scope {\"id\": ...}")
+        try onlyMembers(scope, ["id"], memberPath, "scope member")
+        guard case .string? = scope["id"] else { throw fail(JSONPath.member(memberPath, "id"), "expected a string") }
+      default:
+        try check(member, OperationSpec.mutationOptionRules[key] ?? .data, memberPath)
       }
     }
+  }
+
+  /// Checks a mutation filters object.
+  func checkMutationFilters(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let filters = try object(value, path, "an object of mutation filters")
+    try onlyMembers(filters, FixtureVocabulary.mutationFilterMembers, path, "mutation filter")
+    if let key = filters["mutationKey"] { try check(key, .queryKey, JSONPath.member(path, "mutationKey")) }
+    if let exact = filters["exact"] { try check(exact, .bool, JSONPath.member(path, "exact")) }
+    if let status = filters["status"] {
+      try check(status, .oneOf([.literal("idle"), .literal("pending"), .literal("success"), .literal("error")]), JSONPath.member(path, "status"))
+    }
+  }
+
+  /// Checks a reference to a callback declared in `callbacks`.
+  func checkCallbackName(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    guard case .string(let name) = value, callbackNames.contains(name) else {
+      let declared = callbackNames.isEmpty ? "none are declared" : "declared: \(callbackNames.joined(separator: ", "))"
+      throw fail(path, "expected a callback declared in \"callbacks\", found \(found(value)) (\(declared))")
+    }
+  }
+
+  /// Decodes `callbacks`: a name to `{"do": [operations], "return" or "throw", "async"}`.
+  mutating func decodeCallbacks(_ value: JSONValue) throws(FixtureError) -> [String: JSONValue] {
+    let members = try object(value, "callbacks", "an object mapping callback names to scripted callbacks")
+    for name in members.keys.sorted() {
+      let path = JSONPath.member("callbacks", name)
+      guard !name.isEmpty, !name.hasPrefix("$") else {
+        throw fail(path, "expected a callback name that is not empty and does not start with '$'")
+      }
+      let spec = try object(members[name]!, path, "a scripted callback object")
+      try onlyMembers(spec, FixtureVocabulary.callbackMembers, path, "callback member")
+      if spec["return"] != nil, spec["throw"] != nil { throw fail(path, "expected at most one of \"return\" and \"throw\"") }
+      if let returned = spec["return"] { try checkData(returned, JSONPath.member(path, "return")) }
+      if let thrown = spec["throw"] { try check(thrown, .string, JSONPath.member(path, "throw")) }
+      if let async = spec["async"] { try check(async, .bool, JSONPath.member(path, "async")) }
+      guard let ops = spec["do"] else { continue }
+      let opsPath = JSONPath.member(path, "do")
+      guard case .array(let items) = ops else { throw fail(opsPath, "expected an array of operations, found \(found(ops))") }
+      for (index, item) in items.enumerated() {
+        let itemPath = JSONPath.element(opsPath, index)
+        let op = try object(item, itemPath, "an operation object")
+        let names = op.keys.filter { $0 != "await" && $0 != "as" }.sorted()
+        guard names.count == 1, let opName = names.first, FixtureVocabulary.callbackOperations.contains(opName), let opSpec = OperationSpec.all[opName] else {
+          throw fail(itemPath, "expected exactly one of \(FixtureVocabulary.callbackOperations.joined(separator: ", ")), plus \"await\" and \"as\"")
+        }
+        if let awaitValue = op["await"] { try check(awaitValue, .bool, JSONPath.member(itemPath, "await")) }
+        if let asValue = op["as"] { try check(asValue, .string, JSONPath.member(itemPath, "as")) }
+        try checkArguments(op[opName]!, spec: opSpec, operation: opName, step: -1, JSONPath.member(itemPath, opName))
+      }
+    }
+    return members
   }
 
   /// Decodes `functions`: a name to a non-empty list of outcomes.
@@ -98,20 +189,27 @@ extension FixtureValidator {
     var after: Int?
     if let afterValue = members["after"] { after = try integer(afterValue, min: 0, JSONPath.member(path, "after")) }
     let result: Outcome.Result
-    switch (members["return"], members["throw"]) {
-    case (let returned?, nil):
-      let rule = ValueRule.oneOf([.recipes(["queryKey", "pageParam", "callCount"]), .data])
-      try check(returned, rule, JSONPath.member(path, "return"))
-      result = .value(returned)
-    case (nil, let thrown?):
-      guard case .string(let message) = thrown else {
-        throw fail(JSONPath.member(path, "throw"), "expected an error message string, found \(found(thrown))")
+    let kinds = ["return", "throw", "reject", "throwSync"]
+    let present = kinds.filter { members[$0] != nil }
+    guard present.count == 1, let kind = present.first, let given = members[kind] else {
+      throw fail(path, "expected exactly one of \(list(kinds)), found \(present.isEmpty ? "none" : list(present))")
+    }
+    switch kind {
+    case "return":
+      let rule = ValueRule.oneOf([.recipes(["queryKey", "pageParam", "callCount", "context", "variables"]), .data])
+      try check(given, rule, JSONPath.member(path, "return"))
+      result = .value(given)
+    case "reject":
+      try checkData(given, JSONPath.member(path, "reject"))
+      result = .rejection(given)
+    default:
+      guard case .string(let message) = given else {
+        throw fail(JSONPath.member(path, kind), "expected an error message string, found \(found(given))")
       }
-      result = .error(message)
-    case (nil, nil):
-      throw fail(path, "expected exactly one of \"return\" and \"throw\", found neither")
-    case (_?, _?):
-      throw fail(path, "expected exactly one of \"return\" and \"throw\", found both")
+      if kind == "throwSync", members["after"] != nil {
+        throw fail(JSONPath.member(path, "after"), "no \"after\" with \"throwSync\": it throws when called")
+      }
+      result = kind == "throw" ? .error(message) : .syncError(message)
     }
     var readSignal = false
     if let signal = members["readSignal"] {
@@ -119,6 +217,13 @@ extension FixtureValidator {
         throw fail(JSONPath.member(path, "readSignal"), "expected true or false, found \(found(signal))")
       }
       readSignal = flag
+    }
+    var onAbort = false
+    if let listens = members["onAbort"] {
+      guard case .bool(let flag) = listens else {
+        throw fail(JSONPath.member(path, "onAbort"), "expected true or false, found \(found(listens))")
+      }
+      onAbort = flag
     }
     var times: Int? = 1
     if let timesValue = members["times"] {
@@ -130,7 +235,7 @@ extension FixtureValidator {
         throw fail(JSONPath.member(path, "times"), "expected a whole number ≥ 1 or \"forever\", found \(found(timesValue))")
       }
     }
-    return Outcome(after: after, result: result, readSignal: readSignal, times: times)
+    return Outcome(after: after, result: result, readSignal: readSignal, times: times, onAbort: onAbort)
   }
 
   /// Checks a query options object.

@@ -1,8 +1,8 @@
 /// Steps: one operation member, `at`, `as`, and the operation's arguments.
 extension FixtureValidator {
   /// Decodes step `index`, advancing `lastAt` to its time.
-  mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int) throws(FixtureError) -> Step {
-    let path = JSONPath.element("steps", index)
+  mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int, within tick: String? = nil) throws(FixtureError) -> Step {
+    let path = tick ?? JSONPath.element("steps", index)
     let members = try object(value, path, "a step object with one operation member")
     let operations = FixtureVocabulary.operations
     var found: [String] = []
@@ -17,6 +17,9 @@ extension FixtureValidator {
       throw fail(path, "expected exactly one operation member, found \(list(found))")
     }
 
+    if tick != nil, members["at"] != nil {
+      throw fail(JSONPath.member(path, "at"), "no \"at\" inside a tick: its operations run at the tick step's time")
+    }
     var at: Int?
     if let atValue = members["at"] {
       let time = try integer(atValue, min: 0, JSONPath.member(path, "at"))
@@ -42,15 +45,35 @@ extension FixtureValidator {
 
     let argumentsPath = JSONPath.member(path, operation)
     let arguments = members[operation]!
+    if case .substeps = spec.shape {
+      guard tick == nil else { throw fail(argumentsPath, "no \(operation) inside a tick or a cache subscriber") }
+      var list = arguments
+      var listPath = argumentsPath
+      if operation == "subscribeCache" {
+        try checkCacheSubscriber(arguments, argumentsPath)
+        list = arguments["then"] ?? .null
+        listPath = JSONPath.member(argumentsPath, "then")
+      }
+      guard case .array(let items) = list, !items.isEmpty else {
+        throw fail(listPath, "expected a non-empty array of steps (each one operation and an optional \"as\")")
+      }
+      var substeps: [Step] = []
+      for (i, item) in items.enumerated() {
+        substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: JSONPath.element(listPath, i)))
+      }
+      return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: path)
+    }
     _ = try object(arguments, argumentsPath, "an object of arguments")
     try checkArguments(arguments, spec: spec, operation: operation, step: index, argumentsPath)
     if let handle { handles[handle] = Handle(step: index, operation: operation, records: spec.records) }
-    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle)
+    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle, location: path)
   }
 
   /// Checks an operation's arguments against its spec and declares new observers.
   mutating func checkArguments(_ value: JSONValue, spec: OperationSpec, operation: String, step: Int, _ path: String) throws(FixtureError) {
     switch spec.shape {
+    case .substeps:
+      return  // decoded by `decodeStep`
     case .checks:
       try checkExpectations(value, path)
     case .queryOptions(let extra):
@@ -69,6 +92,7 @@ extension FixtureValidator {
         }
       }
       var declared: String?
+      var declaredMutationObserver = false
       for argument in arguments {
         let argumentPath = JSONPath.member(path, argument.name)
         guard let member = members[argument.name] else {
@@ -96,10 +120,61 @@ extension FixtureValidator {
           declared = name
         case .observer:
           try checkObserver(member, argumentPath)
+        case .mutationOptions:
+          try checkMutationOptions(member, argumentPath)
+        case .mutationFilters:
+          try checkMutationFilters(member, argumentPath)
+        case .declareMutationObserver:
+          guard case .string(let name) = member, !name.isEmpty else {
+            throw fail(argumentPath, "expected a non-empty observer name, found \(found(member))")
+          }
+          if let earlier = observers[name] {
+            throw fail(argumentPath, "a new observer name; \(list([name])) is already declared at steps[\(earlier)]")
+          }
+          declared = name
+          declaredMutationObserver = true
+        case .mutationObserver:
+          try checkObserver(member, argumentPath)
+          guard case .string(let name) = member, mutationObservers.contains(name) else {
+            throw fail(argumentPath, "expected a mutation observer (declared by observeMutation or createMutationObserver), found \(found(member))")
+          }
+        case .mutateOptions:
+          guard members["observer"] != nil else { throw fail(argumentPath, "per-call callbacks need an \"observer\"") }
+          let callbacks = try object(member, argumentPath, "an object of per-call callbacks")
+          try onlyMembers(callbacks, FixtureVocabulary.mutateOptions, argumentPath, "per-call callback")
+          for key in callbacks.keys.sorted() { try checkCallbackName(callbacks[key]!, JSONPath.member(argumentPath, key)) }
+        case .observerOptions:
+          if case .string(let name)? = members["observer"], mutationObservers.contains(name) {
+            try checkMutationOptions(member, argumentPath)
+          } else {
+            try checkQueryOptions(member, argumentPath, requireKey: true)
+          }
+        case .queryOptionsList, .queriesOptions:
+          try checkPagedArgument(member, argument.kind, argumentPath)
         }
       }
-      if let declared { observers[declared] = step }
+      if let declared {
+        observers[declared] = step
+        if declaredMutationObserver { mutationObservers.insert(declared) }
+      }
     }
+  }
+
+  /// Checks `subscribeCache`'s `when` and `times` (its `then` steps are decoded as steps).
+  func checkCacheSubscriber(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    let members = try object(value, path, #"{"when": {...}, "then": [steps], "times": n}"#)
+    try onlyMembers(members, ["when", "then", "times"], path, "subscribeCache member")
+    let whenPath = JSONPath.member(path, "when")
+    guard let whenValue = members["when"] else { throw fail(whenPath, "missing; expected {\"type\": event type, ...}") }
+    let when = try object(whenValue, whenPath, "an object: type, action, queryKey")
+    try onlyMembers(when, ["type", "action", "queryKey"], whenPath, "event filter")
+    let types = ["added", "removed", "updated", "observerAdded", "observerRemoved", "observerResultsUpdated", "observerOptionsUpdated"]
+    guard case .string(let type)? = when["type"], types.contains(type) else {
+      throw fail(JSONPath.member(whenPath, "type"), "expected a cache event type: \(types.joined(separator: ", "))")
+    }
+    if let action = when["action"] { try check(action, .string, JSONPath.member(whenPath, "action")) }
+    if let key = when["queryKey"] { try check(key, .queryKey, JSONPath.member(whenPath, "queryKey")) }
+    if let times = members["times"] { _ = try integer(times, min: 1, JSONPath.member(path, "times")) }
   }
 
   /// Checks a reference to an observer declared by an earlier `observe` or `createObserver`.

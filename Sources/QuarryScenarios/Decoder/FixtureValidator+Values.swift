@@ -110,10 +110,17 @@ extension FixtureValidator {
       }
       switch (name, parameter) {
       case ("pluck", _): try check(argument, .oneOf([.string, .integer(min: 0)]), parameterPath)
-      case ("throw", _): try check(argument, .string, parameterPath)
+      case ("throw", _), ("joinKey", _): try check(argument, .string, parameterPath)
       case ("failureCountLessThan", _): try check(argument, .integer(min: 0), parameterPath)
       case ("linear", _): try check(argument, .number(min: 0), parameterPath)
-      case ("increment", _): try check(argument, .anyNumber, parameterPath)
+      case ("increment", _), ("dataBelow", "n"): try check(argument, .anyNumber, parameterPath)
+      case ("stateIs", "field"):
+        guard case .string(let field) = argument, FixtureVocabulary.queryStateFields.contains(field) else {
+          throw fail(parameterPath, "expected a query state field: \(FixtureVocabulary.queryStateFields.joined(separator: ", "))")
+        }
+      case ("dataBelow", _): try check(argument, .oneOf([.bool, .milliseconds, .literal("Infinity"), .literal("static")]), parameterPath)
+      case ("paramPlus", _): try check(argument, .anyNumber, parameterPath)
+      case ("pageField", _), ("pluckAll", _): try check(argument, .string, parameterPath)
       default: try checkData(argument, parameterPath)
       }
     }

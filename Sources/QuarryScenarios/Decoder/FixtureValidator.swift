@@ -10,6 +10,8 @@ struct FixtureValidator {
   let file: String
   var functionNames: [String] = []
   var observers: [String: Int] = [:]
+  var mutationObservers: Set<String> = []
+  var callbackNames: [String] = []
   var handles: [String: Handle] = [:]
 
   init(file: String) { self.file = file }

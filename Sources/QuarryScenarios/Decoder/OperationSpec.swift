@@ -18,6 +18,8 @@ struct OperationSpec: Sendable {
     case members([Argument])
     /// The arguments are checks.
     case checks
+    /// The argument is an array of steps performed with no draining between them (`tick`).
+    case substeps
   }
 
   /// One argument member.
@@ -36,6 +38,22 @@ struct OperationSpec: Sendable {
       case declareObserver
       /// An observer declared by an earlier step.
       case observer
+      /// Mutation options.
+      case mutationOptions
+      /// Mutation filters.
+      case mutationFilters
+      /// A new mutation observer name.
+      case declareMutationObserver
+      /// A mutation observer declared by an earlier step.
+      case mutationObserver
+      /// Per-call callbacks (`onSuccess`, `onError`, `onSettled`: callback names).
+      case mutateOptions
+      /// Options for the step's `observer`: query or mutation options by its kind.
+      case observerOptions
+      /// An array of query options (a queries observer's `queries`).
+      case queryOptionsList
+      /// A queries observer's options: `{combine}`, a combine recipe.
+      case queriesOptions
     }
     var name: String
     var required: Bool
@@ -60,7 +78,10 @@ struct OperationSpec: Sendable {
   ]
 
   /// Every operation by name.
-  static let all: [String: OperationSpec] = [
+  static let all: [String: OperationSpec] = pagedOperations.merging(coreOperations) { paged, _ in paged }
+
+  /// The operations of queries and observers of one query.
+  private static let coreOperations: [String: OperationSpec] = [
     "fetchQuery": OperationSpec(shape: .queryOptions(extra: [:]), records: .settle),
     "prefetchQuery": OperationSpec(shape: .queryOptions(extra: [:]), records: .settle),
     "ensureQueryData": OperationSpec(shape: .queryOptions(extra: ["revalidateIfStale": .bool]), records: .settle),
@@ -105,10 +126,38 @@ struct OperationSpec: Sendable {
     "createObserver": OperationSpec(
       shape: .members([arg("observer", .declareObserver), arg("options", .queryOptions(requireKey: true))]),
       records: .nothing),
-    "subscribe": OperationSpec(shape: .members([arg("observer", .observer)]), records: .nothing),
-    "unsubscribe": OperationSpec(shape: .members([arg("observer", .observer)]), records: .nothing),
+    "subscribe": OperationSpec(
+      shape: .members([
+        arg("observer", .observer), arg("listener", .value(.string), required: false),
+        arg("unsubscribeAfter", .value(.integer(min: 1)), required: false),
+      ]),
+      records: .nothing),
+    "unsubscribe": OperationSpec(
+      shape: .members([arg("observer", .observer), arg("listener", .value(.string), required: false)]), records: .nothing),
     "setOptions": OperationSpec(
-      shape: .members([arg("observer", .observer), arg("options", .queryOptions(requireKey: true))]),
+      shape: .members([arg("observer", .observer), arg("options", .observerOptions)]),
+      records: .nothing),
+    "mutate": OperationSpec(
+      shape: .members([
+        arg("options", .mutationOptions, required: false),
+        arg("observer", .mutationObserver, required: false),
+        arg("variables", .value(.data), required: false),
+        arg("mutateOptions", .mutateOptions, required: false),
+      ]),
+      records: .settle, exactlyOne: [["options", "observer"]]),
+    "observeMutation": OperationSpec(
+      shape: .members([arg("observer", .declareMutationObserver), arg("options", .mutationOptions)]),
+      records: .value),
+    "createMutationObserver": OperationSpec(
+      shape: .members([arg("observer", .declareMutationObserver), arg("options", .mutationOptions)]),
+      records: .nothing),
+    "reset": OperationSpec(shape: .members([arg("observer", .mutationObserver)]), records: .nothing),
+    "resumePausedMutations": OperationSpec(shape: .members([]), records: .settle),
+    "isMutating": OperationSpec(shape: .members([arg("filters", .mutationFilters, required: false)]), records: .value),
+    "findMutation": OperationSpec(shape: .members([arg("filters", .mutationFilters)]), records: .value),
+    "findAllMutations": OperationSpec(shape: .members([arg("filters", .mutationFilters, required: false)]), records: .value),
+    "setMutationDefaults": OperationSpec(
+      shape: .members([arg("mutationKey", .value(.queryKey)), arg("options", .mutationOptions)]),
       records: .nothing),
     "refetch": OperationSpec(
       shape: .members([arg("observer", .observer), arg("options", .flags(FixtureVocabulary.refetchOptions), required: false)]),
@@ -120,6 +169,8 @@ struct OperationSpec: Sendable {
     "setFocused": OperationSpec(shape: .members([arg("focused", .value(.oneOf([.bool, .undefined])))]), records: .nothing),
     "setOnline": OperationSpec(shape: .members([arg("online", .value(.bool))]), records: .nothing),
     "expect": OperationSpec(shape: .checks, records: .nothing),
+    "tick": OperationSpec(shape: .substeps, records: .nothing),
+    "subscribeCache": OperationSpec(shape: .substeps, records: .nothing),
   ]
 
   /// The rule for each query option's value.
@@ -128,11 +179,11 @@ struct OperationSpec: Sendable {
     return [
       "queryKey": .queryKey,
       "queryFn": .oneOf([.functionName, .undefined]),
-      "staleTime": .oneOf([.milliseconds, .literal("Infinity"), .literal("static"), .constRecipe, .undefined]),
+      "staleTime": .oneOf([.milliseconds, .literal("Infinity"), .literal("static"), .recipes(["const", "dataBelow"]), .undefined]),
       "gcTime": .oneOf([.milliseconds, .literal("Infinity"), .constRecipe, .undefined]),
       "retry": .oneOf([.bool, .integer(min: 0), .literal("Infinity"), .recipes(["failureCountLessThan", "const"]), .undefined]),
       "retryDelay": .oneOf([.milliseconds, .recipes(["linear", "const"]), .undefined]),
-      "enabled": .oneOf([.bool, .constRecipe, .undefined]),
+      "enabled": .oneOf([.bool, .recipes(["const", "dataBelow"]), .undefined]),
       "select": .oneOf([.recipes(["identity", "countCalls", "pluck", "length", "throw", "const"]), .undefined]),
       "placeholderData": .oneOf([.recipes(["previousData", "const"]), .data]),
       "initialData": .oneOf([.constRecipe, .data]),
@@ -140,18 +191,21 @@ struct OperationSpec: Sendable {
       "refetchOnMount": refetchOn,
       "refetchOnWindowFocus": refetchOn,
       "refetchOnReconnect": refetchOn,
-      "refetchInterval": .oneOf([.milliseconds, .falseValue, .constRecipe, .undefined]),
+      "refetchInterval": .oneOf([.milliseconds, .falseValue, .recipes(["const", "dataBelow"]), .undefined]),
       "refetchIntervalInBackground": .oneOf([.bool, .undefined]),
       "notifyOnChangeProps": .oneOf([.array(.string), .literal("all"), .constRecipe, .undefined]),
-      "structuralSharing": .oneOf([.bool, .undefined]),
+      "structuralSharing": .oneOf([.bool, .recipes(["keepPrevious", "takeNew"]), .undefined]),
       "networkMode": .oneOf([.literal("online"), .literal("always"), .literal("offlineFirst"), .undefined]),
       "meta": .oneOf([.dataObject, .undefined]),
       "retryOnMount": .oneOf([.bool, .undefined]),
-    ]
+      "queryHash": .oneOf([.string, .undefined]),
+      "queryKeyHashFn": .oneOf([.recipes(["joinKey"]), .undefined]),
+    ].merging(infiniteOptionRules) { core, _ in core }
   }()
 
-  /// The rule for each mutation default option's value.
+  /// The rule for each mutation option's value (function and callback names are checked by name).
   static let mutationOptionRules: [String: ValueRule] = [
+    "mutationKey": .queryKey,
     "retry": .oneOf([.bool, .integer(min: 0), .literal("Infinity"), .recipes(["failureCountLessThan", "const"])]),
     "retryDelay": .oneOf([.milliseconds, .recipes(["linear", "const"])]),
     "gcTime": .oneOf([.milliseconds, .literal("Infinity")]),
@@ -166,7 +220,7 @@ struct OperationSpec: Sendable {
     "type": .oneOf([.literal("active"), .literal("inactive"), .literal("all")]),
     "stale": .bool,
     "fetchStatus": .oneOf([.literal("fetching"), .literal("paused"), .literal("idle")]),
-    "predicate": .recipes(["keyIncludes", "const"]),
+    "predicate": .recipes(["keyIncludes", "stateIs", "const"]),
     "refetchType": .oneOf([.literal("active"), .literal("inactive"), .literal("all"), .literal("none")]),
   ]
 }

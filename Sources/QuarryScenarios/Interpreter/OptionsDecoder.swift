@@ -13,6 +13,10 @@ struct OptionsDecoder {
   /// Data from a fixture: JSON, with `{"$undefined":true}` as `undefined` (`nil`).
   func data(_ value: JSONValue) -> JSONValue? { fixtureValue(value) }
 
+  /// Fixture data decoded once into one object: every use hands the engine the same box, as a
+  /// JavaScript value or `() => V` hands out the same reference. `nil` is `undefined`.
+  func sharedData(_ value: JSONValue?) -> DataBox? { value.flatMap(data).map { DataBox($0) } }
+
   func number(_ value: JSONValue, _ path: String) throws -> Double {
     switch value {
     case .number(let n): return n
@@ -71,7 +75,9 @@ struct OptionsDecoder {
           options.queryFn = .function(fn)
         }
       case "staleTime":
-        if let c = try constValue(v, p) {
+        if let choice = try dataBelow(v, p, { try staleTime($0, $1) }) {
+          options.staleTime = .function(FunctionBox { @Sendable query in choice(query) })
+        } else if let c = try constValue(v, p) {
           let st = try staleTime(c, p)
           options.staleTime = .function(FunctionBox { @Sendable _ in st })
         } else {
@@ -110,7 +116,12 @@ struct OptionsDecoder {
         options.networkMode = mode
       case "enabled", "retryOnMount":
         let option: QueryBoolOption
-        if let c = try constValue(v, p) {
+        if name == "enabled", let choice = try dataBelow(v, p, { value, path in
+          guard case .bool(let b) = value else { throw fail(path, "expected a boolean") }
+          return b
+        }) {
+          option = .function(FunctionBox { @Sendable query in choice(query) })
+        } else if let c = try constValue(v, p) {
           guard case .bool(let b) = c else { throw fail(p, "expected a boolean") }
           option = .function(FunctionBox { @Sendable _ in b })
         } else {
@@ -124,7 +135,7 @@ struct OptionsDecoder {
           switch r.name {
           case "previousData": options.placeholderData = .function(FunctionBox { @Sendable previous, _ in previous })
           case "const":
-            let c = r.args["value"].flatMap(data)
+            let c = sharedData(r.args["value"])
             options.placeholderData = .function(FunctionBox { @Sendable _, _ in c })
           default: throw fail(p, "expected a placeholderData recipe")
           }
@@ -134,10 +145,10 @@ struct OptionsDecoder {
       case "initialData":
         if let r = recipe(v) {
           guard r.name == "const" else { throw fail(p, "expected a const recipe") }
-          let c = r.args["value"].flatMap(data)
+          let c = sharedData(r.args["value"])
           options.initialData = .function(FunctionBox { @Sendable in c })
         } else if let d = data(v) {
-          options.initialData = .value(d)
+          options.initialData = .value(infiniteAware(d))
         }
       case "initialDataUpdatedAt":
         // The function form is called once, when the query is created: its constant is the same.
@@ -156,7 +167,9 @@ struct OptionsDecoder {
         default: options.refetchOnReconnect = option
         }
       case "refetchInterval":
-        if let c = try constValue(v, p) {
+        if let choice = try dataBelow(v, p, { value, path in value == .bool(false) ? nil : try number(value, path) }) {
+          options.refetchInterval = .function(FunctionBox { @Sendable query in choice(query) })
+        } else if let c = try constValue(v, p) {
           let ms: Double? = c == .bool(false) ? nil : try number(c, p)
           options.refetchInterval = .function(FunctionBox { @Sendable _ in ms })
         } else if v == .bool(false) {
@@ -175,17 +188,56 @@ struct OptionsDecoder {
           options.notifyOnChangeProps = try notifyOnChangeProps(v, p)
         }
       case "structuralSharing":
-        guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
-        options.structuralSharing = b
+        if let r = recipe(v) {
+          switch r.name {
+          case "keepPrevious":
+            options.structuralSharing = .function(FunctionBox { @Sendable previous, data in previous ?? data })
+          case "takeNew":
+            options.structuralSharing = .function(FunctionBox { @Sendable _, data in data })
+          default: throw fail(p, "expected a keepPrevious or takeNew recipe")
+          }
+        } else {
+          guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
+          options.structuralSharing = .value(b)
+        }
       case "meta": options.meta = fixtureValue(v)
+      case "queryHash":
+        guard case .string(let hash) = v else { throw fail(p, "expected a string") }
+        options.queryHash = hash
+      case "queryKeyHashFn":
+        guard let r = recipe(v), r.name == "joinKey", case .string(let separator)? = r.args["separator"] else {
+          throw fail(p, "expected a joinKey recipe")
+        }
+        options.queryKeyHashFn = FunctionBox { @Sendable key in joinKey(key.parts, separator) }
       case "throwOnError":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.throwOnError = b
       default:
-        throw fail(p, "unknown query option")
+        guard try infiniteOption(name, v, p, &options) else { throw fail(p, "unknown query option") }
       }
     }
     return options
+  }
+
+  /// A `dataBelow` recipe: `query => (query.state.data ?? 0) < n ? then : else`, with `then` and
+  /// `else` decoded by `decode`; `nil` when `value` is not one.
+  func dataBelow<T: Sendable>(_ value: JSONValue, _ path: String, _ decode: (JSONValue, String) throws -> T) throws -> (@Sendable (Query) -> T)? {
+    guard let r = recipe(value), r.name == "dataBelow" else { return nil }
+    guard case .number(let n)? = r.args["n"], let thenValue = r.args["then"], let elseValue = r.args["else"] else {
+      throw fail(path, "expected a dataBelow recipe with n, then and else")
+    }
+    let yes = try decode(thenValue, "\(path).then")
+    let no = try decode(elseValue, "\(path).else")
+    return { query in
+      // JavaScript's `(data ?? 0) < n`: undefined and null count as 0, other non-numbers compare false.
+      let data: Double
+      switch query.state.data as? JSONValue {
+      case nil, .null?: data = 0
+      case .number(let x)?: data = x
+      default: data = .nan
+      }
+      return data < n ? yes : no
+    }
   }
 
   func select(_ v: JSONValue, _ p: String) throws -> SelectFunction {
@@ -198,7 +250,7 @@ struct OptionsDecoder {
     case "pluck":
       guard let key = r.args["key"] else { throw fail(p, "expected a key") }
       return SelectFunction { data in
-        let json = data as? JSONValue
+        let json = TraceValues.json(data)
         switch (json, key) {
         case (.object?, .string(let k)):
           // `d[k]` by exact code units; a member set to undefined reads as undefined.
@@ -212,7 +264,7 @@ struct OptionsDecoder {
       }
     case "length":
       return SelectFunction { data in
-        switch data as? JSONValue {
+        switch TraceValues.json(data) {
         case .array(let a)?: return JSONValue.number(Double(a.count))
         case .string(let s)?: return JSONValue.number(Double(s.utf16.count))
         default: return nil as JSONValue?
@@ -222,8 +274,8 @@ struct OptionsDecoder {
       guard case .string(let message)? = r.args["message"] else { throw fail(p, "expected a message") }
       return SelectFunction { _ in throw ScriptError(message: message) }
     case "const":
-      let c = r.args["value"].flatMap(data)
-      return SelectFunction { _ in c as JSONValue? }
+      let c = sharedData(r.args["value"])
+      return SelectFunction { _ in c ?? (nil as JSONValue?) }
     default: throw fail(p, "expected a select recipe")
     }
   }
@@ -231,7 +283,7 @@ struct OptionsDecoder {
   /// A `setQueryData` value or updater.
   func updater(data dataValue: JSONValue?, updater updaterValue: JSONValue?, _ p: String) throws -> @Sendable ((any Sendable)?) -> (any Sendable)? {
     if let dataValue {
-      let d = data(dataValue)
+      let d = data(dataValue).map { DataBox(infiniteAware($0)) }
       return { _ in d }
     }
     guard let r = recipe(updaterValue) else { throw fail("\(p).updater", "expected an updater recipe") }
@@ -250,7 +302,7 @@ struct OptionsDecoder {
       }
     case "undefined": return { _ in nil }
     case "const":
-      let c = r.args["value"].flatMap(data)
+      let c = sharedData(r.args["value"])
       return { _ in c }
     default: throw fail("\(p).updater", "expected an updater recipe")
     }
@@ -281,8 +333,13 @@ struct OptionsDecoder {
         guard case .string(let s) = v, let st = FetchStatus(rawValue: s) else { throw fail(p, "expected fetching, paused or idle") }
         f.fetchStatus = st
       case "predicate":
+        if let r = recipe(v), r.name == "stateIs", case .string(let field)? = r.args["field"] {
+          let wanted = TraceValues.show(fixtureValue(r.args["value"]))
+          f.predicate = { query in TraceValues.show(TraceValues.state(query.state)[field]) == wanted }
+          continue
+        }
         guard let r = recipe(v), r.name == "keyIncludes" || r.name == "const", let argument = r.args["value"] else {
-          throw fail(p, "expected a keyIncludes or const recipe")
+          throw fail(p, "expected a keyIncludes, stateIs or const recipe")
         }
         if r.name == "const" {
           // `() => V`: the filter keeps the query when V is truthy.
@@ -332,3 +389,19 @@ final class CallCounter: @unchecked Sendable {
     return calls
   }
 }
+
+/// JavaScript's `array.join(separator)`: `null` as empty, arrays joined with `,`, objects as
+/// `[object Object]`.
+func joinKey(_ parts: [JSONValue], _ separator: String) -> String {
+  parts.map { part in
+    switch part {
+    case .null, .undefined: return ""
+    case .string(let s): return s
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let n): return JSONValue.ecmaScriptString(n)
+    case .array(let items): return joinKey(items, ",")
+    case .object: return "[object Object]"
+    }
+  }.joined(separator: separator)
+}
+

@@ -7,12 +7,34 @@ extension ScenarioSession {
     return (name, entry)
   }
 
-  func subscribe(_ name: String) {
+  /// Subscribes a listener (`""` is the observer's default one); with `unsubscribeAfter`, the
+  /// listener unsubscribes itself on that call (once `subscribe` has returned its function).
+  func subscribe(_ name: String, listener: String = "", unsubscribeAfter: Int? = nil) {
+    let calls = CallCounter()
+    let state = SelfUnsubscribe()
     let unsubscribe = observers[name]!.observer.subscribe { [unowned self] result in
-      observers[name]!.notifications += 1
-      emit(["ev": "result", "observer": .string(name), "result": TraceValues.result(result)])
+      let n = calls.next()
+      let written = TraceValues.result(result)
+      if listener.isEmpty {
+        observers[name]!.notifications += 1
+        observers[name]!.received.append(written)
+      }
+      var ev: [String: JSONValue] = ["ev": "result", "observer": .string(name), "result": written]
+      if !listener.isEmpty { ev["listener"] = .string(listener) }
+      emit(ev)
+      if n == unsubscribeAfter {
+        if state.installed { dropListener(name, listener) } else { state.requested = true }
+      }
     }
-    observers[name]!.unsubscribe = unsubscribe
+    observers[name]!.subs[listener] = unsubscribe
+    state.installed = true
+    if state.requested { dropListener(name, listener) }
+  }
+
+  /// Calls and forgets a listener's unsubscribe function.
+  func dropListener(_ name: String, _ listener: String) {
+    guard let unsubscribe = observers[name]?.subs.removeValue(forKey: listener) else { return }
+    unsubscribe()
   }
 
   /// `[[key, data], ...]`, with undefined data written as `null` as `JSON.stringify` does.
@@ -21,10 +43,12 @@ extension ScenarioSession {
   }
 
   func perform(_ step: Step) throws {
-    let a = try ArgumentReader(step.arguments, file: scenario.file, path: step.path)
+    let a = try ArgumentReader(step.operation == "tick" ? Optional<JSONValue>.none : step.arguments, file: scenario.file, path: step.path)
+    if step.operation == "subscribeCache" { return try subscribeCache(step, a) }
     let p = step.path
     let h = step.handle
     let json: @Sendable ((any Sendable)?) -> JSONValue? = { TraceValues.json($0) }
+    if try performOnQueriesObserver(step, a) { return }
     switch step.operation {
     case "fetchQuery":
       track(client.fetchQueryPromise(try decoder.queryOptions(step.arguments, p)), handle: h, json)
@@ -84,13 +108,29 @@ extension ScenarioSession {
         subscribe(name)
         returned(TraceValues.result(observer.getCurrentResult()), handle: h)
       }
+    case "subscribe" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (name, _) = try mutationObserverEntry(a)
+      subscribeMutationObserver(name)
+    case "unsubscribe" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (name, entry) = try mutationObserverEntry(a)
+      entry.unsubscribe?()
+      mutationObservers[name]!.unsubscribe = nil
+    case "setOptions" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (_, entry) = try mutationObserverEntry(a)
+      entry.observer.setOptions(try mutationOptions(a["options"], "\(p).options"))
+    case "getCurrentResult" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
+      let (_, entry) = try mutationObserverEntry(a)
+      returned(TraceValues.mutationResult(entry.observer.getCurrentResult()), handle: h)
     case "subscribe":
-      let (name, _) = try observerEntry(a)
-      subscribe(name)
+      let (name, entry) = try observerEntry(a)
+      let listener = a.has("listener") ? try a.string("listener") : ""
+      if entry.subs[listener] != nil { throw a.fail("observer", "observer \"\(name)\" is already subscribed") }
+      subscribe(name, listener: listener, unsubscribeAfter: a.has("unsubscribeAfter") ? Int(try a.number("unsubscribeAfter")) : nil)
     case "unsubscribe":
       let (name, entry) = try observerEntry(a)
-      entry.unsubscribe?()
-      observers[name]!.unsubscribe = nil
+      let listener = a.has("listener") ? try a.string("listener") : ""
+      if entry.subs[listener] == nil { throw a.fail("observer", "observer \"\(name)\" is not subscribed") }
+      dropListener(name, listener)
     case "setOptions":
       let (_, entry) = try observerEntry(a)
       entry.observer.setOptions(try decoder.queryOptions(a["options"], "\(p).options"))
@@ -111,8 +151,45 @@ extension ScenarioSession {
       client.onlineManager.setOnline(try a.bool("online"))
     case "expect":
       try check(a)
+    case "tick":
+      // One tick: no jobs run between these operations.
+      for substep in step.substeps { try perform(substep) }
     default:
-      throw a.fail(nil, "unknown operation \(step.operation)")
+      if try performMutationStep(step, a) { return }
+      guard try performPaged(step, a) else { throw a.fail(nil, "unknown operation \(step.operation)") }
     }
   }
 }
+
+extension ScenarioSession {
+  /// `subscribeCache`: a cache listener that performs `then` for matching events, `times` times.
+  func subscribeCache(_ step: Step, _ a: ArgumentReader) throws {
+    let when = try a.nested("when")!
+    let type = try when.string("type")
+    let action = when.has("action") ? try when.string("action") : nil
+    let hash = when.has("queryKey") ? try when.queryKey().queryHash : nil
+    let times = a.has("times") ? Int(try a.number("times")) : 1
+    let matches = CallCounter()
+    let unsubscribe = client.queryCache.subscribe { [unowned self] event in
+      guard event.type == type else { return }
+      if let action, event.action?.type != action { return }
+      if let hash, event.query.queryHash != hash { return }
+      guard matches.next() <= times else { return }
+      do {
+        for substep in step.substeps { try perform(substep) }
+      } catch {
+        failures.append("a cache subscriber's step threw at t=\(TraceValues.show(.number(now))): \(error)")
+      }
+    }
+    cacheActors.append(unsubscribe)
+  }
+}
+
+/// Whether a self-unsubscribing listener's subscription is installed yet, and whether it asked to
+/// unsubscribe before it was (a listener called during `subscribe` itself).
+final class SelfUnsubscribe: @unchecked Sendable {
+  // Safe: a scenario session runs every job on the thread that drives it.
+  var installed = false
+  var requested = false
+}
+

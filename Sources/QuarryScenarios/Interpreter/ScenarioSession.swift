@@ -10,6 +10,7 @@ final class ScenarioSession: @unchecked Sendable {
     var used = 0
     var calls = 0
     var function: QueryFunction?
+    var mutationFunction: MutationFunction?
   }
 
   enum Handle {
@@ -21,8 +22,12 @@ final class ScenarioSession: @unchecked Sendable {
 
   struct ObserverEntry {
     var observer: QueryObserver
-    var unsubscribe: (@Sendable () -> Void)?
+    /// Unsubscribe functions by listener name (`""` is the default listener).
+    var subs: [String: @Sendable () -> Void] = [:]
+    /// Calls of the default listener.
     var notifications = 0
+    /// The results the default listener received since the previous `expect` step.
+    var received: [JSONValue] = []
   }
 
   let scenario: Scenario
@@ -34,6 +39,16 @@ final class ScenarioSession: @unchecked Sendable {
   var handles: [String: Handle] = [:]
   var observers: [String: ObserverEntry] = [:]
   var observerNames: [ObjectIdentifier: String] = [:]
+  /// The abort signals of calls that read theirs, by function name and call number.
+  var signals: [String: [Int: AbortSignal]] = [:]
+  /// The unsubscribe functions of `subscribeCache` listeners.
+  var cacheActors: [@Sendable () -> Void] = []
+  var mutationObservers: [String: MutationObserverEntry] = [:]
+  var callbackCalls: [String: Int] = [:]
+  var constructingObserver: String?
+  var callbackFunctions: [String: MutationCallback] = [:]
+  /// Queries observers by name, and what their combine last produced (`ScenarioSession+Paged`).
+  var queriesObservers: [String: QueriesEntry] = [:]
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
@@ -42,6 +57,7 @@ final class ScenarioSession: @unchecked Sendable {
   init(_ scenario: Scenario) {
     self.scenario = scenario
     for (name, outcomes) in scenario.functions { scripts[name] = Script(outcomes: outcomes) }
+    for name in scenario.streams.keys { scripts[name] = Script(outcomes: []) }
   }
 
   var now: Double { scheduler.now() }
@@ -58,18 +74,31 @@ final class ScenarioSession: @unchecked Sendable {
   func scriptFunction(_ name: String) -> QueryFunction? {
     guard scripts[name] != nil else { return nil }
     if let fn = scripts[name]!.function { return fn }
+    if scenario.streams[name] != nil { return streamFunction(name) }
     let fn = QueryFunction { [unowned self] context in
       let (n, outcome) = self.call(name, context)
       guard let outcome else { throw ScriptError(message: "script exhausted: \(name)") }
-      if outcome.readSignal { _ = context.signal }
+      if outcome.readSignal || outcome.onAbort {
+        let signal = context.signal
+        self.signals[name, default: [:]][n] = signal
+        if outcome.onAbort {
+          signal.onAbort { [unowned self] in self.emit(["ev": "abort", "fn": .string(name), "n": .number(Double(n))]) }
+        }
+      }
+      if case .syncError(let message) = outcome.result { throw ScriptError(message: message) }
       if let after = outcome.after { await self.scheduler.sleep(Double(after)) }
       switch outcome.result {
-      case .error(let message): throw ScriptError(message: message)
+      case .error(let message), .syncError(let message): throw ScriptError(message: message)
+      case .rejection(let value): throw ScriptRejection(value: fixtureValue(value) ?? .null)
       case .value(let v):
         if let r = recipe(v) {
           switch r.name {
           case "queryKey": return context.queryKey.jsonValue
           case "pageParam": return context.pageParam as JSONValue?
+          case "context":
+            var members: [String: JSONValue] = ["queryKey": context.queryKey.jsonValue, "client": .bool(context.client === self.client)]
+            if let meta = context.meta { members["meta"] = meta }
+            return JSONValue.object(members)
           default: return JSONValue.number(Double(n))  // callCount: this call's own number
           }
         }
@@ -83,10 +112,19 @@ final class ScenarioSession: @unchecked Sendable {
   /// Records a call and picks its outcome; returns the call's number and the outcome, `nil` when
   /// the script is exhausted.
   func call(_ name: String, _ context: QueryFunctionContext) -> (Int, Outcome?) {
+    var event: [String: JSONValue] = ["key": .string(context.queryKey.queryHash)]
+    if let pageParam = context.pageParam { event["pageParam"] = pageParam }
+    return call(name, event: event)
+  }
+
+  /// Records a call with these event members; returns the call's number and its outcome.
+  func call(_ name: String, event members: [String: JSONValue]) -> (Int, Outcome?) {
     scripts[name]!.calls += 1
     let n = scripts[name]!.calls
-    var event: [String: JSONValue] = ["ev": "call", "fn": .string(name), "n": .number(Double(n)), "key": .string(context.queryKey.queryHash)]
-    if let pageParam = context.pageParam { event["pageParam"] = pageParam }
+    var event = members
+    event["ev"] = "call"
+    event["fn"] = .string(name)
+    event["n"] = .number(Double(n))
     emit(event)
     var script = scripts[name]!
     defer { scripts[name] = script }
@@ -119,13 +157,23 @@ final class ScenarioSession: @unchecked Sendable {
 
   private func replay() throws {
     var defaults = DefaultOptions()
+    var mutationCacheConfig = MutationCache.Config()
     if let client = scenario.client {
       let reader = try ArgumentReader(client, file: scenario.file, path: "client")
-      if let d = try reader.nested("defaultOptions"), let queries = d["queries"] {
-        defaults.queries = try decoder.queryOptions(queries, "client.defaultOptions.queries")
+      if let d = try reader.nested("defaultOptions") {
+        if let queries = d["queries"] {
+          defaults.queries = try decoder.queryOptions(queries, "client.defaultOptions.queries")
+        }
+        if let mutations = d["mutations"] {
+          defaults.mutations = try mutationOptions(mutations, "client.defaultOptions.mutations")
+        }
+      }
+      if let hooks = try reader.nested("mutationCache") {
+        mutationCacheConfig = try mutationCacheConfiguration(hooks)
       }
     }
-    client = QueryClient(scheduler: scheduler, defaultOptions: defaults)
+    client = QueryClient(
+      scheduler: scheduler, defaultOptions: defaults, queryCacheConfig: try cacheCallbacks(), mutationCacheConfig: mutationCacheConfig)
     // The environment both runners replay in: explicitly focused and online.
     client.focusManager.setFocused(true)
     client.onlineManager.setOnline(true)
@@ -136,10 +184,20 @@ final class ScenarioSession: @unchecked Sendable {
       if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? "?") }
       emit(ev)
     }
+    let unsubscribeMutations = client.mutationCache.subscribe { [unowned self] event in
+      var ev: [String: JSONValue] = ["ev": "mutationCache", "type": .string(event.type)]
+      if let mutation = event.mutation { ev["mutationId"] = .number(Double(mutation.mutationId)) }
+      if let action = event.action { ev["action"] = .string(action.type) }
+      if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? constructingObserver ?? "?") }
+      emit(ev)
+    }
     defer {
       isTornDown = true
+      for unsubscribe in cacheActors { unsubscribe() }
       unsubscribeCache()
+      unsubscribeMutations()
       for entry in observers.values { entry.observer.destroy() }
+      for entry in queriesObservers.values { entry.observer.destroy() }
       client.clear()
       client.unmount()
     }
@@ -157,6 +215,9 @@ final class ScenarioSession: @unchecked Sendable {
     }
     for query in client.queryCache.getAll() {
       emit(["ev": "final", "key": .string(query.queryHash), "state": TraceValues.state(query.state), "observers": .number(Double(query.observerCount))])
+    }
+    for mutation in client.mutationCache.getAll() {
+      emit(["ev": "mutationFinal", "mutationId": .number(Double(mutation.mutationId)), "state": TraceValues.mutationState(mutation.state)])
     }
   }
 
@@ -190,3 +251,36 @@ final class ScenarioSession: @unchecked Sendable {
     emit(ev)
   }
 }
+
+extension ScenarioSession {
+  /// `client.queryCache`: QueryCache callbacks that write `cacheCallback` events.
+  func cacheCallbacks() throws -> QueryCache.Config {
+    var config = QueryCache.Config()
+    guard case .object(let callbacks)? = scenario.client?["queryCache"] else { return config }
+    if callbacks["onSuccess"] == .bool(true) {
+      config.onSuccess = { [unowned self] data, query in
+        self.cacheCallback("onSuccess", data, nil, query, withData: true, withError: false)
+      }
+    }
+    if callbacks["onError"] == .bool(true) {
+      config.onError = { [unowned self] error, query in
+        self.cacheCallback("onError", nil, error, query, withData: false, withError: true)
+      }
+    }
+    if callbacks["onSettled"] == .bool(true) {
+      config.onSettled = { [unowned self] data, error, query in
+        self.cacheCallback("onSettled", data, error, query, withData: true, withError: true)
+      }
+    }
+    return config
+  }
+
+  /// Writes a `cacheCallback` event.
+  func cacheCallback(_ callback: String, _ data: (any Sendable)?, _ error: (any Error)?, _ query: Query, withData: Bool, withError: Bool) {
+    var ev: [String: JSONValue] = ["ev": "cacheCallback", "callback": .string(callback), "key": .string(query.queryHash)]
+    if withData, let data = TraceValues.json(data) { ev["data"] = data }
+    if withError { ev["error"] = TraceValues.errorText(error) }
+    emit(ev)
+  }
+}
+

@@ -6,6 +6,11 @@ struct ScriptError: Error, CustomStringConvertible, Equatable {
   var description: String { message }
 }
 
+/// What a scripted function rejects with when it rejects with a value that is not an `Error`.
+struct ScriptRejection: Error, Equatable {
+  var value: JSONValue
+}
+
 /// How the trace writes values, states and results (see `Specs/README.md`, Trace).
 enum TraceValues {
   /// Engine data as JSON; `nil` is `undefined`.
@@ -13,6 +18,9 @@ enum TraceValues {
     guard let value else { return nil }
     if let json = value as? JSONValue { return json }
     if let json = value as? JSONValue? { return json }
+    if let infinite = value as? InfiniteData {
+      return ["pages": .array(infinite.pages.map { json($0) ?? .null }), "pageParams": .array(infinite.pageParams.map { $0 ?? .null })]
+    }
     return .string(String(describing: value))
   }
 
@@ -21,6 +29,7 @@ enum TraceValues {
     guard let error else { return .null }
     switch error {
     case let e as ScriptError: return .string(e.message)
+    case let e as ScriptRejection: return e.value
     case is CancelledError: return "CancelledError"
     case let e as QuarryError: return .string(e.description)
     default: return .string(String(describing: error))
@@ -72,7 +81,43 @@ enum TraceValues {
       "isEnabled": .bool(r.isEnabled),
     ]
     if let data = json(r.data) { o["data"] = data }
+    if let flags = r.infinite {
+      for (name, value) in infiniteFlags(flags) { o[name] = .bool(value) }
+    }
     return .object(o)
+  }
+
+  /// A mutation state, with TanStack's state names.
+  static func mutationState(_ s: MutationState) -> JSONValue {
+    var o: [String: JSONValue] = [
+      "status": .string(s.status.rawValue),
+      "isPaused": .bool(s.isPaused),
+      "error": errorText(s.error),
+      "failureCount": .number(Double(s.failureCount)),
+      "failureReason": errorText(s.failureReason),
+      "submittedAt": .number(s.submittedAt),
+    ]
+    if let data = json(s.data) { o["data"] = data }
+    if let variables = json(s.variables) { o["variables"] = variables }
+    if let context = json(s.context) { o["context"] = context }
+    return .object(o)
+  }
+
+  /// A mutation observer result.
+  static func mutationResult(_ r: MutationObserverResult) -> JSONValue {
+    guard case .object(var o) = mutationState(r.state) else { return .null }
+    o["isIdle"] = .bool(r.isIdle)
+    o["isPending"] = .bool(r.isPending)
+    o["isSuccess"] = .bool(r.isSuccess)
+    o["isError"] = .bool(r.isError)
+    return .object(o)
+  }
+
+  /// The fields an infinite observer's result adds.
+  static func infiniteFlags(_ f: InfiniteQueryFlags) -> [(String, Bool)] {
+    [("hasNextPage", f.hasNextPage), ("hasPreviousPage", f.hasPreviousPage),
+     ("isFetchingNextPage", f.isFetchingNextPage), ("isFetchingPreviousPage", f.isFetchingPreviousPage),
+     ("isFetchNextPageError", f.isFetchNextPageError), ("isFetchPreviousPageError", f.isFetchPreviousPageError)]
   }
 
   /// JSON text for messages; `undefined` for `nil` (and for `.undefined`, as run.mjs's `show`).

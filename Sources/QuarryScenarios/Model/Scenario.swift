@@ -10,16 +10,21 @@ public struct Scenario: Sendable {
   public var client: JSONValue?
   /// Scripted query functions by name.
   public var functions: [String: [Outcome]]
+  /// Scripted mutation callbacks by name (their validated JSON specs).
+  public var callbacks: [String: JSONValue]
   /// The steps, in order.
   public var steps: [Step]
+  /// Scripted streams (`streamedQuery` query functions) by name.
+  public var streams: [String: StreamScript] = [:]
 
   /// Creates a scenario.
-  public init(id: String, title: String, file: String, client: JSONValue?, functions: [String: [Outcome]], steps: [Step]) {
+  public init(id: String, title: String, file: String, client: JSONValue?, functions: [String: [Outcome]], callbacks: [String: JSONValue] = [:], steps: [Step]) {
     self.id = id
     self.title = title
     self.file = file
     self.client = client
     self.functions = functions
+    self.callbacks = callbacks
     self.steps = steps
   }
 }
@@ -32,6 +37,10 @@ public struct Outcome: Sendable, Equatable {
     case value(JSONValue)
     /// Reject with an `Error` of this message.
     case error(String)
+    /// Reject with this value, which is not an `Error` (`reject`).
+    case rejection(JSONValue)
+    /// Throw an `Error` of this message when called, before returning a promise (`throwSync`).
+    case syncError(String)
   }
   /// Virtual delay in ms; `nil` resolves without a timer.
   public var after: Int?
@@ -41,13 +50,16 @@ public struct Outcome: Sendable, Equatable {
   public var readSignal: Bool
   /// How many calls this outcome serves; `nil` means forever.
   public var times: Int?
+  /// Whether the function listens to its signal's `abort` event (which reads the signal).
+  public var onAbort: Bool
 
   /// Creates an outcome.
-  public init(after: Int?, result: Result, readSignal: Bool = false, times: Int? = 1) {
+  public init(after: Int?, result: Result, readSignal: Bool = false, times: Int? = 1, onAbort: Bool = false) {
     self.after = after
     self.result = result
     self.readSignal = readSignal
     self.times = times
+    self.onAbort = onAbort
   }
 }
 
@@ -63,18 +75,24 @@ public struct Step: Sendable {
   public var arguments: JSONValue
   /// The handle name from `as`, if any.
   public var handle: String?
+  /// The operations of a `tick` step, performed one after another with no draining between them.
+  public var substeps: [Step]
+  /// The JSON path of the step object, e.g. `steps[3]` or `steps[3].tick[1]`.
+  public var location: String
 
   /// Creates a step.
-  public init(index: Int, at: Int?, operation: String, arguments: JSONValue, handle: String?) {
+  public init(index: Int, at: Int?, operation: String, arguments: JSONValue, handle: String?, substeps: [Step] = [], location: String? = nil) {
     self.index = index
     self.at = at
     self.operation = operation
     self.arguments = arguments
     self.handle = handle
+    self.substeps = substeps
+    self.location = location ?? "steps[\(index)]"
   }
 
   /// The JSON path of this step's arguments, e.g. `steps[3].fetchQuery`.
-  public var path: String { "steps[\(index)].\(operation)" }
+  public var path: String { "\(location).\(operation)" }
 }
 
 /// A fixture that cannot be replayed: where it is wrong and what was expected.

@@ -1,0 +1,2 @@
+// The system SQLite, for QuarryLive's SQLiteStore.
+#include <sqlite3.h>

@@ -1,0 +1,56 @@
+import Quarry
+import Testing
+@testable import QuarryLive
+
+@Suite struct LiveQueryClientBridgeTests {
+  @Test func aMirroredLiveQueryIsQueryDataAndEveryObserverSeesCommits() async throws {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let store = InMemoryStore<Item>(entity: "Item", records: [Item(id: 1, name: "a", rank: 1)])
+    let controller = LiveQueryController(store: store, descriptor: ItemsByRank())
+    let mirroring = controller.mirror(into: client, queryKey: ["items"])
+    await controller.settled()
+    #expect(try client.getQueryData(["items"], as: [Item].self)?.map(\.id) == [1])
+
+    let seen = Locked<[[Int]]>([])
+    let observers = (0..<2).map { _ in QueryObserver(client: client, options: controller.queryOptions(["items"])) }
+    let unsubscribes = observers.map { observer in
+      observer.subscribe { result in seen.withLock { $0.append((result.data as? [Item] ?? []).map(\.id)) } }
+    }
+    #expect(observers.allSatisfy { ($0.getCurrentResult().data as? [Item])?.map(\.id) == [1] })
+    #expect(observers.allSatisfy { !$0.getCurrentResult().isFetching })  // static: no fetch on mount
+
+    // A "mutation" that writes through to the store reaches every observer of the key.
+    try store.write { try $0.insert(Item(id: 2, name: "b", rank: 2)) }
+    await controller.settled()
+    #expect(seen.current == [[1, 2], [1, 2]])
+    #expect(observers.allSatisfy { $0.getCurrentResult().isSuccess })
+
+    mirroring.cancel()
+    try store.write { try $0.delete(id: 1) }
+    await controller.settled()
+    #expect(seen.current == [[1, 2], [1, 2]])
+    for unsubscribe in unsubscribes { unsubscribe() }
+    client.clear()
+  }
+
+  @Test func theQueryFunctionLoadsTheStore() async throws {
+    let client = QueryClient()
+    let store = InMemoryStore<Item>(entity: "Item", records: [Item(id: 3, name: "c")])
+    let controller = LiveQueryController(store: store, descriptor: ItemsByRank())
+    let data = try await client.fetchQuery(controller.queryOptions(["items"]))
+    #expect((data as? [Item])?.map(\.id) == [3])
+    client.clear()
+  }
+
+  @Test func theQueryFunctionThrowsTheFetchError() async throws {
+    let client = QueryClient()
+    let store = GatedStore([Item(id: 3, name: "c")])
+    store.fail(with: ReadFailure())
+    let controller = LiveQueryController(store: store, descriptor: ItemsByRank())
+    var options = controller.queryOptions(["items"])
+    options.retry = .count(0)
+    await #expect(throws: ReadFailure.self) { try await client.fetchQuery(options) }
+    client.clear()
+  }
+}
