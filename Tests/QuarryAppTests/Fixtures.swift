@@ -41,7 +41,7 @@ final class FakeServer: @unchecked Sendable {
   }
 }
 
-enum ServerError: Error, Equatable { case unavailable }
+enum ServerError: Error, Equatable { case unavailable, notFound }
 
 struct FetchTodos: QueryFunc {
   let server: FakeServer
@@ -51,7 +51,11 @@ struct FetchTodos: QueryFunc {
 
 struct FetchTodo: QueryFunc {
   let server: FakeServer
-  func run(_ id: Int) async throws -> Todo? { try await server.todos().first { $0.id == id } }
+  var options: QueryFuncOptions { QueryFuncOptions(retry: 0) }
+  func run(_ id: Int) async throws -> Todo {
+    guard let todo = try await server.todos().first(where: { $0.id == id }) else { throw ServerError.notFound }
+    return todo
+  }
 }
 
 struct Search: Hashable, Sendable, Codable {

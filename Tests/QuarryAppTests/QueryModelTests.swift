@@ -69,11 +69,16 @@ import QuarryApp
     let todo = QueryModel(FetchTodo(server: server), client: client)
     todo.setVariables(1)
     scheduler.advance(by: 100)
-    #expect(todo.value == .some(Todo(id: 1, title: "milk")))
+    #expect(todo.value == Todo(id: 1, title: "milk"))
     todo.setVariables(2)
     #expect(todo.state.isFetching)
+    #expect(todo.value == nil)  // another key: the old value is not shown as this one's
     scheduler.advance(by: 100)
-    #expect(todo.state.value == .some(nil))
+    guard case .error(let error) = todo.state else {
+      Issue.record("expected not found, got \(todo.state)")
+      return
+    }
+    #expect(error as? ServerError == .notFound)
     #expect(client.queryCache.findAll(QueryFilters(queryKey: QueryCacheKey<FetchTodo>.all)).count == 2)
   }
 

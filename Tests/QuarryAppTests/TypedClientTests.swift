@@ -22,10 +22,13 @@ import QuarryApp
   }
 
   @Test func invalidatingATypeReachesEveryVariable() async throws {
-    let client = QueryClient(scheduler: VirtualScheduler())
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
     for id in 1...3 { try client.setQueryData(QueryCacheKey<FetchTodo>(variables: id)) { _ in Todo(id: id, title: "\(id)") } }
     client.setQueryData(["other"], value: 0)
-    try await client.invalidateQueries(QueryCacheKey<FetchTodo>.all)
+    let task = Task(executorPreference: scheduler) { try await client.invalidateQueries(QueryCacheKey<FetchTodo>.all) }
+    scheduler.advance(by: 0)
+    try await task.value
     let invalidated = client.queryCache.findAll().filter { $0.state.isInvalidated }.map(\.queryHash)
     #expect(invalidated.count == 3)
     #expect(client.getQueryState(["other"])?.isInvalidated == false)

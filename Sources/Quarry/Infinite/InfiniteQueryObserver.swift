@@ -23,7 +23,7 @@ public final class InfiniteQueryObserver: QueryObserver, @unchecked Sendable {
     super.setOptions(infinite)
   }
 
-  override func getOptimisticResult(_ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
+  package override func getOptimisticResult(_ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
     var infinite = options
     infinite.isInfinite = true
     return super.getOptimisticResult(infinite, optimistic: optimistic)

@@ -153,7 +153,7 @@ public class QueryObserver: @unchecked Sendable {
     getOptimisticResult(options, optimistic: false)
   }
 
-  func getOptimisticResult(_ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
+  package func getOptimisticResult(_ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
     engine.lock.sync {
       let defaulted = client.defaultQueryOptions(options)
       let query = client.queryCache.build(client, defaulted)

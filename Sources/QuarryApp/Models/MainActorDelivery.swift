@@ -5,9 +5,10 @@ import Synchronization
 /// Brings engine notifications to the main actor in order, without ever blocking the thread
 /// that delivers them (no synchronous hop).
 ///
-/// On the main thread a notification is applied at once (so tests on the `VirtualScheduler`,
-/// driven from the main actor, see each change exactly when the engine notifies). Elsewhere it
-/// is queued with `DispatchQueue.main.async`. Each notification carries a sequence number taken
+/// On the main queue (the main actor's executor: the main thread on Apple platforms; on Linux,
+/// whichever thread drains the main queue) a notification is applied at once, so tests on the
+/// `VirtualScheduler`, driven from the main actor, see each change exactly when the engine
+/// notifies. Elsewhere it is queued with `DispatchQueue.main.async`, never waited for. Each notification carries a sequence number taken
 /// when the engine delivered it, and one older than what was already applied is dropped: the
 /// results are snapshots, so the newest one is the truth.
 final class MainActorDelivery<Value: Sendable>: Sendable {
@@ -21,7 +22,7 @@ final class MainActorDelivery<Value: Sendable>: Sendable {
   /// Called by the engine listener (on any thread).
   func deliver(_ value: Value) {
     let number = issued.add(1, ordering: .relaxed).newValue
-    if Thread.isMainThread {
+    if isOnMainQueue {
       MainActor.assumeIsolated { applyIfNewest(number, value) }
     } else {
       DispatchQueue.main.async { MainActor.assumeIsolated { self.applyIfNewest(number, value) } }
@@ -52,3 +53,13 @@ final class Subscription: @unchecked Sendable {
 
   deinit { cancel?() }
 }
+
+/// Marks the main queue so code can ask whether it runs there.
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+/// Whether the calling code runs on the main queue, the main actor's executor.
+var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }

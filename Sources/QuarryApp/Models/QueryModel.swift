@@ -61,7 +61,7 @@ public final class QueryModel<F: QueryFunc> {
     let observer = QueryObserver(client: client, options: options)
     self.observer = observer
     let delivery = MainActorDelivery<QueryObserverResult> { [weak self] result in self?.apply(result) }
-    apply(observer.getOptimisticResult(observer.options))
+    apply(observer.getOptimisticResult(observer.options, optimistic: true))
     subscription.replace(with: observer.subscribe { delivery.deliver($0) })
   }
 
