@@ -25,7 +25,7 @@ let package = Package(
     .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp"]),
     .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
-    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryScenarios", "QuarryLive"]),
+    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive"]),
   ],
   swiftLanguageModes: [.v6]
 )

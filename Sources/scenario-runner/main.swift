@@ -1,4 +1,5 @@
 // The scenario-runner command: replays or lints the specification (see Specs/README.md).
+import Quarry
 import Foundation
 import QuarryScenarios
 

@@ -73,7 +73,7 @@ enum ExampleExtractor {
       // Regenerate: bash Scripts/update-examples.sh
 
       import Foundation
-      import Quarry
+      import QuarryApp  // re-exports the engine (Quarry); its QueryState and MutationState win
       import QuarryLive
       import QuarryScenarios
 

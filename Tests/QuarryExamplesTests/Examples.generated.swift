@@ -2,7 +2,7 @@
 // Regenerate: bash Scripts/update-examples.sh
 
 import Foundation
-import Quarry
+import QuarryApp  // re-exports the engine (Quarry); its QueryState and MutationState win
 import QuarryLive
 import QuarryScenarios
 
@@ -115,7 +115,7 @@ import QuarryScenarios
   try await client.refetchQueries(QueryFilters(queryKey: ["todos"], stale: true))
 }
 
-// Sources/Quarry/Client/QueryClient+Fetching.swift:111
+// Sources/Quarry/Client/QueryClient+Fetching.swift:120
 @MainActor @Sendable func example8() async throws {
   let user = try await client.fetchQuery(["user", 1], as: User.self) { _ in try await api.user(1) }
 }
@@ -358,8 +358,143 @@ import QuarryScenarios
   // observers see [1], [1, 2], [1, 2, 3]
 }
 
-// Sources/QuarryLive/Bridge/LiveQueryController+QueryClient.swift:22
+// Sources/QuarryApp/Client/QueryClient+Typed.swift:17
 @MainActor @Sendable func example41() async throws {
+  let user = try await client.fetchQuery(FetchUser(), 42)
+}
+
+// Sources/QuarryApp/Client/QueryClient+Typed.swift:49
+@MainActor @Sendable func example42() async throws {
+  try client.setQueryData(QueryCacheKey<FetchUser>(variables: 42)) { old in old ?? User(id: 42, name: "?") }
+}
+
+// Sources/QuarryApp/Functions/InfiniteQueryFunc.swift:4
+@MainActor @Sendable func example43() async throws {
+  struct FetchTodoPages: InfiniteQueryFunc {
+    let initialPageParam = 1
+    func run(variables: QueryVoid, pageParam: Int) async throws -> [Todo] { try await api.todos() }
+    func nextPageParam(lastPage: [Todo], allPages: [[Todo]], lastPageParam: Int, allPageParams: [Int]) -> Int? {
+      lastPage.isEmpty ? nil : lastPageParam + 1
+    }
+  }
+}
+
+// Sources/QuarryApp/Functions/MutationFunc.swift:4
+@MainActor @Sendable func example44() async throws {
+  struct CreateTodo: MutationFunc {
+    struct Input: Sendable { let title: String }
+    func run(variables: Input) async throws -> Todo { try await api.addTodo(variables.title) }
+  }
+}
+
+// Sources/QuarryApp/Functions/QueryFunc.swift:7
+@MainActor @Sendable func example45() async throws {
+  struct FetchUser: QueryFunc {
+    var options: QueryFuncOptions { QueryFuncOptions(staleTime: .seconds(30)) }
+    func run(_ id: Int) async throws -> User { try await api.user(id) }
+  }
+  let user = try await client.fetch(FetchUser(), 42)
+}
+
+// Sources/QuarryApp/Functions/QueryVoid.swift:3
+@MainActor @Sendable func example46() async throws {
+  struct FetchCurrentUser: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> User { try await api.user(1) }
+  }
+  let key = QueryCacheKey<FetchCurrentUser>(variables: .value)
+}
+
+// Sources/QuarryApp/Keys/JSONValueEncoder.swift:6
+@MainActor @Sendable func example47() async throws {
+  struct Filter: Encodable { var page: Int; var done: Bool }
+  let value = try JSONValueEncoder.encode(Filter(page: 2, done: true))
+  print(value)  // object(["done": bool(true), "page": number(2.0)])
+}
+
+// Sources/QuarryApp/Keys/QueryCacheKey.swift:21
+@MainActor @Sendable func example48() async throws {
+  let one = QueryCacheKey<FetchUser>(variables: 42)
+  print(one.queryKey)                    // ["QuarryExamplesTests.FetchUser",42]
+  try await client.invalidateQueries(one)
+  try await client.invalidateQueries(QueryCacheKey<FetchUser>.all)
+}
+
+// Sources/QuarryApp/Models/InfiniteQueryModel.swift:6
+@MainActor @Sendable func example49() async throws {
+  struct FetchFeed: InfiniteQueryFunc {
+    let initialPageParam = 0
+    func run(variables: QueryVoid, pageParam: Int) async throws -> [Int] { try await api.feed(page: pageParam) }
+    func nextPageParam(lastPage: [Int], allPages: [[Int]], lastPageParam: Int, allPageParams: [Int]) -> Int? {
+      lastPage.isEmpty ? nil : lastPageParam + 1
+    }
+  }
+  let feed = InfiniteQueryModel(FetchFeed(), client: client)
+  await feed.fetch()
+  while feed.hasNextPage { await feed.fetchNextPage() }
+  if case .success(let data) = feed.state { print(data.pages.flatMap { $0 }) }
+}
+
+// Sources/QuarryApp/Models/MutationModel.swift:11
+@MainActor @Sendable func example50() async throws {
+  struct AddTodo: MutationFunc {
+    func run(variables: String) async throws -> Todo { try await api.addTodo(variables) }
+  }
+  let add = MutationModel(AddTodo(), client: client)
+  let list = QueryCacheKey<FetchTodoList>(variables: .value)
+  await add.mutate(with: "buy milk", optimistic: { client in
+    let previous = try client.getQueryData(list)
+    try client.setQueryData(list) { old in (old ?? []) + [Todo(id: -1, title: "buy milk")] }
+    return { _ = try? client.setQueryData(list) { _ in previous } }
+  }, invalidating: [list])
+  if case .error(let error) = add.state { print(error) }
+}
+
+// Sources/QuarryApp/Models/QueriesModel.swift:17
+@MainActor @Sendable func example51() async throws {
+  struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
+  struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
+  let dashboard = QueriesModel(client: client, queries: [
+    QueriesModelEntry(FetchName(), 1, client: client),
+    QueriesModelEntry(FetchCount(), 1, client: client),
+  ]) { results in "\(results[0].data as? String ?? "…"): \(results[1].data as? Int ?? 0)" }
+  print(dashboard.combined ?? "")
+}
+
+// Sources/QuarryApp/Models/QueryModel.swift:10
+@MainActor @Sendable func example52() async throws {
+  struct FetchTodos: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  let todos = QueryModel(FetchTodos(), client: client)
+  todos.setVariables(.value)            // starts watching, fetching if needed
+  if case .success(let items) = todos.state { print(items.count) }
+  await todos.fetch(.value)             // or: start and wait for the fetch to settle
+}
+
+// Sources/QuarryApp/State/InfiniteQueryState.swift:20
+@MainActor @Sendable func example53() async throws {
+  let state: InfiniteQueryState<[Todo], Int> = .fetchingNextPage(InfiniteQueryData(pages: [[]], pageParams: [1]))
+  if case .fetchingNextPage(let data) = state { print(data.pages.count) }  // 1
+}
+
+// Sources/QuarryApp/State/MutationState.swift:3
+@MainActor @Sendable func example54() async throws {
+  let state: MutationState<Todo> = .pending
+  if case .pending = state { print("saving") }
+}
+
+// Sources/QuarryApp/State/QueryState.swift:13
+@MainActor @Sendable func example55() async throws {
+  let state: QueryState<User> = .success(User(id: 1, name: "Ada"))
+  switch state {
+  case .stale, .fetching: print("loading")
+  case .success(let user): print(user.name)
+  case .error(let error): print(error)
+  }
+}
+
+// Sources/QuarryLive/Bridge/LiveQueryController+QueryClient.swift:22
+@MainActor @Sendable func example56() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -375,7 +510,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController+Updates.swift:31
-@MainActor @Sendable func example42() async throws {
+@MainActor @Sendable func example57() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -389,7 +524,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController.swift:7
-@MainActor @Sendable func example43() async throws {
+@MainActor @Sendable func example58() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct NotesByText: LiveDescriptor {
     var ascending: Bool
@@ -409,13 +544,13 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Diff/LiveDiff.swift:9
-@MainActor @Sendable func example44() async throws {
+@MainActor @Sendable func example59() async throws {
   let diff = LiveDiff.between(old: [1, 2, 3, 4], new: [4, 1, 3, 5], id: { $0 })
   print(diff)  // rows(removed: [1], inserted: [3], moved: [3 → 0], updated: [])
 }
 
 // Sources/QuarryLive/SQLite/SQLiteStore.swift:20
-@MainActor @Sendable func example45() async throws {
+@MainActor @Sendable func example60() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     var entities: Set<String>? { ["notes"] }
@@ -432,7 +567,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Store/InMemoryStore.swift:10
-@MainActor @Sendable func example46() async throws {
+@MainActor @Sendable func example61() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records.sorted { $0.id < $1.id } }
@@ -445,18 +580,18 @@ import QuarryScenarios
   print(controller.results.map(\.text))  // ["milk"]
 }
 
-// Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example47() async throws {
+// Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:7
+@MainActor @Sendable func example62() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
-// Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example48() async throws {
+// Sources/QuarryScenarios/JSON/JSONParser.swift:7
+@MainActor @Sendable func example63() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
-// Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example49() async throws {
+// Sources/QuarryScenarios/Runner/Runner.swift:7
+@MainActor @Sendable func example64() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }

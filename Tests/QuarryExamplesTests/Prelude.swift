@@ -1,5 +1,5 @@
 import Foundation
-import Quarry
+import QuarryApp
 
 // What the documentation's examples assume exists: an app's model types, its API client, and a
 // query client. Examples compile as function bodies with these in scope.
@@ -22,6 +22,16 @@ struct ExampleAPI: Sendable {
   func user(_ id: Int) async throws -> User { User(id: id, name: "Ada") }
   func addTodo(_ title: String) async throws -> Todo { Todo(id: 1, title: title) }
   func feed(page: Int) async throws -> [Int] { page < 3 ? [page] : [] }
+}
+
+/// The typed query functions the app-layer examples use.
+struct FetchUser: QueryFunc {
+  func run(_ id: Int) async throws -> User { try await api.user(id) }
+}
+
+/// The to-do list as a typed query.
+struct FetchTodoList: QueryFunc {
+  func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
 }
 
 let api = ExampleAPI()

@@ -1,3 +1,4 @@
+import Quarry
 import Testing
 @testable import QuarryScenarios
 

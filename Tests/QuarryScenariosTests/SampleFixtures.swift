@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 @testable import QuarryScenarios
 

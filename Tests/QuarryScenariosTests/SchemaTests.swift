@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 import Testing
 @testable import QuarryScenarios

@@ -67,6 +67,15 @@ extension QueryClient {
     }
   }
 
+  /// Invalidates the queries under each key in one transaction; settles when all refetches have
+  /// (the typed layer's `invalidating:` list).
+  package func invalidateQueriesPromise(keys: [QueryKey]) -> Promise<Void> {
+    engine.lock.sync {
+      let promises = keys.map { invalidateQueriesPromise(InvalidateQueryFilters(QueryFilters(queryKey: $0))) }
+      return promiseAll(promises, scheduler: engine.scheduler).then { _ in () }
+    }
+  }
+
   package func refetchQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
     engine.lock.sync {
       let fetchOptions = FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError)

@@ -62,9 +62,12 @@ extension QueryClient {
 
   /// Invalidates every query under each key of `keys`.
   public func invalidateQueries(_ keys: [any CacheKeyRepresentable]) async throws {
-    for key in keys {
-      try await invalidateQueries(InvalidateQueryFilters(QueryFilters(queryKey: key.queryKey)))
-    }
+    try await invalidatePromise(keys).value
+  }
+
+  /// Invalidates every key at once (no job between them); settles when every refetch has.
+  func invalidatePromise(_ keys: [any CacheKeyRepresentable]) -> Promise<Void> {
+    invalidateQueriesPromise(keys: keys.map(\.queryKey))
   }
 
   /// Removes every query under each key of `keys` from the cache.

@@ -74,7 +74,7 @@ public final class QueryModel<F: QueryFunc> {
   /// Refetches and waits for the outcome; errors end up in ``state``.
   public func refetch() async {
     guard let observer else { return }
-    _ = try? await observer.refetch()
+    _ = try? await observer.refetchPromise().value
   }
 
   /// Stops watching: unsubscribes the observer (a running fetch goes on unless cancelled).

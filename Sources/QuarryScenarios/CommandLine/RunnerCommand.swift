@@ -1,3 +1,4 @@
+import Quarry
 /// A parsed `scenario-runner` command line.
 public enum RunnerCommand: Sendable, Equatable {
   /// `scenario-runner [run] DIR [options]`.

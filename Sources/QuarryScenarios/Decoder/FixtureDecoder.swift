@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 
 /// Decodes fixture files into `Scenario`s, strictly: anything the README does not allow is a

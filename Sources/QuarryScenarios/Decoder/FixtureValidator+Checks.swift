@@ -1,3 +1,4 @@
+import Quarry
 /// The checks of an `expect` step.
 extension FixtureValidator {
   /// Checks an `expect` step's checks object.

@@ -1,3 +1,4 @@
+import Quarry
 /// The arguments of queries-observer operations.
 extension FixtureValidator {
   /// The combine recipes of a queries observer's `options.combine`.

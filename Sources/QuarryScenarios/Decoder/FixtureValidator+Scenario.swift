@@ -1,3 +1,4 @@
+import Quarry
 /// The top level of a fixture: format, ID, title, client and functions.
 extension FixtureValidator {
   /// Validates a whole fixture and builds its scenario.

@@ -1,3 +1,4 @@
+import Quarry
 /// Steps: one operation member, `at`, `as`, and the operation's arguments.
 extension FixtureValidator {
   /// Decodes step `index`, advancing `lastAt` to its time.

@@ -1,3 +1,4 @@
+import Quarry
 /// The `streams` member of a fixture: scripted streams read by `streamedQuery`.
 extension FixtureValidator {
   /// Decodes `streams`: a name to a stream; names may not repeat one in `functions`.

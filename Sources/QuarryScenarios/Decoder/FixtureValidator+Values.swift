@@ -1,3 +1,4 @@
+import Quarry
 /// Checking single values against `ValueRule`s, recipes and plain data.
 extension FixtureValidator {
   /// Checks `value` against `rule`, with the most specific message it can give.

@@ -1,3 +1,4 @@
+import Quarry
 /// The decoder's working state: the names declared so far while walking one fixture.
 struct FixtureValidator {
   /// What a declared handle's operation records.

@@ -1,3 +1,4 @@
+import Quarry
 /// The names of scripted streams (`streams` in a fixture, `Specs/README.md`).
 extension FixtureVocabulary {
   /// The members of one stream.

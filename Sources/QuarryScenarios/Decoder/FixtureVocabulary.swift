@@ -1,3 +1,4 @@
+import Quarry
 /// The names a fixture may use, as listed in `Specs/README.md`.
 public enum FixtureVocabulary {
   /// The top-level members of a fixture.

@@ -1,3 +1,4 @@
+import Quarry
 /// JSON paths for fixture messages, like `steps[3].fetchQuery.queryKey`; `$` is the whole fixture.
 enum JSONPath {
   /// The path of the whole fixture.

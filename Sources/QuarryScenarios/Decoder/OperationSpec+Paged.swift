@@ -1,3 +1,4 @@
+import Quarry
 /// The operations and options of infinite queries and `QueriesObserver`.
 extension OperationSpec {
   private static func arg(_ name: String, _ kind: Argument.Kind, required: Bool = true) -> Argument {

@@ -1,3 +1,4 @@
+import Quarry
 /// What a step operation takes and what its `as` handle records (the README's step table).
 struct OperationSpec: Sendable {
   /// What a handle on the operation records.

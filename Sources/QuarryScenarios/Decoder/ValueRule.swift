@@ -1,3 +1,4 @@
+import Quarry
 /// What a fixture value may be at one place: the decoder's small type language.
 indirect enum ValueRule: Sendable {
   /// Any plain JSON data (`{"$undefined":true}` allowed, no `$fn` recipes).

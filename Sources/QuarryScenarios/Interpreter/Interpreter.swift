@@ -1,3 +1,4 @@
+import Quarry
 /// Replays a scenario against the Quarry engine on a virtual clock.
 public enum Interpreter {
   /// Replays `scenario` and returns its trace and failed checks.

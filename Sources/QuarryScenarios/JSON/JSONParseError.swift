@@ -1,3 +1,4 @@
+import Quarry
 /// A JSON text that is not strict JSON: where it went wrong (1-based line and column) and why.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The 1-based line of the offending character.

@@ -1,3 +1,4 @@
+import Quarry
 /// A strict recursive-descent JSON parser (RFC 8259) producing `JSONValue`s.
 ///
 /// Unlike `JSONSerialization` it keeps booleans and numbers apart, rejects duplicate object keys,

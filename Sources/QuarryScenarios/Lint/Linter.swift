@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 
 /// `scenario-runner lint`: fixtures decode, IDs are unique and match their files and areas, every

@@ -1,3 +1,4 @@
+import Quarry
 /// One decoded fixture: a scenario with a stable ID (see `Specs/README.md`).
 public struct Scenario: Sendable {
   /// The stable ID, e.g. `dedup-001`.

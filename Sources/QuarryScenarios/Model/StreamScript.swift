@@ -1,3 +1,4 @@
+import Quarry
 /// A scripted stream: a query function made by `streamedQuery` whose stream function returns a
 /// sequence of scripted chunks, one outcome per call (`streams` in a fixture, `Specs/README.md`).
 public struct StreamScript: Sendable, Equatable {

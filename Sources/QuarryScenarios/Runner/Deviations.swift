@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 
 /// `Conformance/tanstack/deviations.json`: IDs whose trace may differ from TanStack's, and why.

@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 
 /// `Specs/expected-failures.json`: IDs the Swift engine is known to fail, each with a reason.

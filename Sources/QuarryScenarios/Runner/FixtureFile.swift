@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 
 /// A fixture found on disk: `<directory>/<area>/<id>.json`.

@@ -1,3 +1,4 @@
+import Quarry
 /// A shell-style pattern over scenario IDs: `*` matches any run of characters, `?` any one.
 public struct GlobPattern: Sendable, Equatable {
   /// The pattern text.

@@ -1,3 +1,4 @@
+import Quarry
 /// The results of a run, its closing line, exit status and JSON report.
 public struct RunReport: Sendable, Equatable {
   /// The results, sorted by ID.

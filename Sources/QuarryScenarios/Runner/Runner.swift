@@ -1,3 +1,4 @@
+import Quarry
 import Foundation
 
 /// Replays the fixtures of a specification directory and judges them: checks, repeated replays,

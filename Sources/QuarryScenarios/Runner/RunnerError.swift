@@ -1,3 +1,4 @@
+import Quarry
 /// A run that cannot start: bad arguments, an unreadable directory or a malformed list file.
 public struct RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong.

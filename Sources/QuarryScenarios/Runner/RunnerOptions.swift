@@ -1,3 +1,4 @@
+import Quarry
 /// What a run replays and how it judges the results (the `scenario-runner run` options).
 public struct RunnerOptions: Sendable, Equatable {
   /// The specification directory holding `<area>/<id>.json`.

@@ -1,3 +1,4 @@
+import Quarry
 /// The outcome of one scenario in a run: its report line and the detail below it.
 public struct ScenarioResult: Sendable, Equatable {
   /// The scenario ID.

@@ -1,3 +1,4 @@
+import Quarry
 /// How one scenario ended in a run, as the report names it.
 public enum ScenarioStatus: String, Sendable, CaseIterable {
   /// The checks held (and the trace matched, when compared).

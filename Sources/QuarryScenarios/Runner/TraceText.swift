@@ -1,3 +1,4 @@
+import Quarry
 /// Trace files: lines joined with `\n` and a trailing newline, and where two traces first differ.
 public enum TraceText {
   /// The file text of a trace: each line followed by `\n` (empty for an empty trace).
