@@ -31,6 +31,9 @@ public final class QueryCache: @unchecked Sendable {
   private var ordered: [Query?] = []
   private var positions: [ObjectIdentifier: Int] = [:]
   private var listeners = ListenerRegistry<QueryCacheEvent>()
+  /// Bumped whenever a query is added or removed (under the engine lock), so a caller can tell
+  /// that a query it looked up is still the one in the cache.
+  private(set) var revision = 0
 
   init(engine: Engine, config: Config) {
     self.engine = engine
@@ -54,6 +57,7 @@ public final class QueryCache: @unchecked Sendable {
   func add(_ query: Query) {
     if byHash[CodeUnitString(query.queryHash)] == nil {
       byHash[CodeUnitString(query.queryHash)] = query
+      revision &+= 1
       positions[ObjectIdentifier(query)] = ordered.count
       ordered.append(query)
       notify(.added(query))
@@ -68,6 +72,7 @@ public final class QueryCache: @unchecked Sendable {
       query.destroy()
       if inMap === query {
         byHash[CodeUnitString(query.queryHash)] = nil
+        revision &+= 1
         if let i = positions.removeValue(forKey: ObjectIdentifier(query)) {
           ordered[i] = nil
           compactIfSparse()
@@ -85,11 +90,26 @@ public final class QueryCache: @unchecked Sendable {
 
   /// Removes every query.
   public func clear() {
-    engine.lock.sync { for query in getAll() { remove(query) } }
+    engine.lock.sync {
+      // TanStack removes them one by one (destroy, delete, notify); destroying a query reads
+      // nothing of the cache, so the tables are emptied at once instead of entry by entry.
+      let all = ordered
+      for case let query? in all {
+        query.destroy()
+        notify(.removed(query))
+      }
+      byHash.removeAll()
+      ordered.removeAll()
+      positions.removeAll()
+      revision &+= 1
+    }
   }
 
   /// The query with this hash.
-  public func get(_ queryHash: String) -> Query? { engine.lock.sync { byHash[CodeUnitString(queryHash)] } }
+  public func get(_ queryHash: String) -> Query? { engine.lock.sync { lookup(queryHash) } }
+
+  /// The query with this hash; the caller holds the engine lock.
+  func lookup(_ queryHash: String) -> Query? { byHash[CodeUnitString(queryHash)] }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }

@@ -356,14 +356,27 @@ public class QueryObserver: @unchecked Sendable {
     currentResultState = currentQuery.stateStorage
     currentResultOptions = optionsStorage
     if currentResultState?.dataBox != nil { lastQueryWithDefinedData = currentQuery }
+    // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
+    let notifiesOnAnyChange: Bool
+    switch optionsStorage.notifyOnChangeProps {
+    case nil: notifiesOnAnyChange = trackedProps.isEmpty
+    case .all?: notifiesOnAnyChange = true
+    default: notifiesOnAnyChange = false
+    }
     var changed: Set<String> = []
     if let prevResult {
-      changed = nextResult.changedProperties(from: prevResult)
-      if changed.isEmpty { return }
+      // The names are needed only to match them against tracked or listed properties.
+      if notifiesOnAnyChange {
+        if !nextResult.hasChangedProperties(from: prevResult) { return }
+      } else {
+        changed = nextResult.changedProperties(from: prevResult)
+        if changed.isEmpty { return }
+      }
     }
     currentResultStorage = nextResult
     let shouldNotify: Bool = {
       guard prevResult != nil else { return true }
+      if notifiesOnAnyChange { return true }
       let props = optionsStorage.notifyOnChangeProps?.resolved
       if props == .all || (props == nil && trackedProps.isEmpty) { return true }
       var included: Set<String>

@@ -26,7 +26,14 @@ public final class DataBox: Sendable {
 func boxed(_ value: any Sendable) -> DataBox { value as? DataBox ?? DataBox(value) }
 
 /// `value` without its box.
-func unboxed(_ value: any Sendable) -> any Sendable { (value as? DataBox)?.value ?? value }
+func unboxed(_ value: any Sendable) -> any Sendable { asDataBox(value)?.value ?? value }
+
+/// `value as? DataBox`, without the runtime's general cast for the common case of plain data
+/// (`DataBox` is final, so its exact type decides).
+@inline(__always)
+func asDataBox(_ value: any Sendable) -> DataBox? {
+  type(of: value) == DataBox.self ? (value as! DataBox) : nil
+}
 
 /// JavaScript's `===` on data: the same box, or equal primitives; `nil` is `undefined`.
 package func sameDataObject(_ a: DataBox?, _ b: DataBox?) -> Bool { sameData(a, b) }
@@ -72,7 +79,7 @@ func isPrimitive(_ value: any Sendable) -> Bool {
 /// previous box, and two unequal JSON arrays (or objects) give a new object, as
 /// `replaceEqualDeep`'s copy does; otherwise the new data itself is the result.
 func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: Bool?) -> DataBox {
-  let newBox = new as? DataBox
+  let newBox = asDataBox(new)
   let value = newBox?.value ?? new
   if let previous {
     if previous === newBox { return previous }

@@ -141,7 +141,8 @@ public final class Query: @unchecked Sendable {
 
   func destroy() {
     clearGcTimeout()
-    _ = cancel(CancelOptions(silent: true))
+    // Without a fetch, `cancel` only makes an already resolved promise nobody reads.
+    if retryer != nil { _ = cancel(CancelOptions(silent: true)) }
   }
 
   func reset() {
