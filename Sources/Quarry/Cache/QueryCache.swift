@@ -26,6 +26,10 @@ public final class QueryCache: @unchecked Sendable {
   let config: Config
   /// Keyed by exact code units: canonically equivalent hashes are different queries.
   private var byHash: [CodeUnitString: Query] = [:]
+  /// The queries whose hash is their key's `hashKey`, by key: a keyed read finds its query
+  /// without writing the hash. Equal keys (code units, `-0 == 0`) always have equal hashes, but
+  /// not the other way round (`[null]` and `[undefined]`), so a miss here asks `byHash`.
+  private var byKey: [QueryKey: Query] = [:]
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
   private var ordered: [Query?] = []
@@ -43,13 +47,22 @@ public final class QueryCache: @unchecked Sendable {
   /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
   func build(_ client: QueryClient, _ options: QueryOptions, state: QueryState? = nil) -> Query {
     let queryKey = options.queryKey ?? []
-    let queryHash = options.queryHash ?? hashQueryKeyByOptions(queryKey, options)
+    let queryHash: String
+    let keyHashed: Bool
+    if let given = options.queryHash {
+      queryHash = given
+      keyHashed = options.keyHashed
+    } else {
+      queryHash = hashQueryKeyByOptions(queryKey, options)
+      keyHashed = options.queryKeyHashFn == nil
+    }
     if let query = byHash[CodeUnitString(queryHash)] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options),
       defaultOptions: client.getQueryDefaults(queryKey), state: state)
     query.client = client
+    query.keyHashed = keyHashed
     add(query)
     return query
   }
@@ -57,6 +70,7 @@ public final class QueryCache: @unchecked Sendable {
   func add(_ query: Query) {
     if byHash[CodeUnitString(query.queryHash)] == nil {
       byHash[CodeUnitString(query.queryHash)] = query
+      if query.keyHashed { byKey[query.queryKey] = query }
       revision &+= 1
       positions[ObjectIdentifier(query)] = ordered.count
       ordered.append(query)
@@ -72,6 +86,7 @@ public final class QueryCache: @unchecked Sendable {
       query.destroy()
       if inMap === query {
         byHash[CodeUnitString(query.queryHash)] = nil
+        if query.keyHashed, byKey[query.queryKey] === query { byKey[query.queryKey] = nil }
         revision &+= 1
         if let i = positions.removeValue(forKey: ObjectIdentifier(query)) {
           ordered[i] = nil
@@ -99,6 +114,7 @@ public final class QueryCache: @unchecked Sendable {
         notify(.removed(query))
       }
       byHash.removeAll()
+      byKey.removeAll()
       ordered.removeAll()
       positions.removeAll()
       revision &+= 1
@@ -110,6 +126,10 @@ public final class QueryCache: @unchecked Sendable {
 
   /// The query with this hash; the caller holds the engine lock.
   func lookup(_ queryHash: String) -> Query? { byHash[CodeUnitString(queryHash)] }
+
+  /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
+  /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.
+  func lookup(key queryKey: QueryKey) -> Query? { byKey[queryKey] }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }

@@ -100,7 +100,14 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached data of `queryKey`, if any.
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
-    engine.lock.sync { queryCache.lookup(queryHash(queryKey))?.stateStorage.data }
+    engine.lock.sync { existingQuery(queryKey)?.stateStorage.data }
+  }
+
+  /// The cached query for `queryKey`: found by the key itself when hashes follow keys,
+  /// otherwise (or when that misses) by its hash. The caller holds the engine lock.
+  private func existingQuery(_ queryKey: QueryKey) -> Query? {
+    if hashFollowsKey, let query = queryCache.lookup(key: queryKey) { return query }
+    return queryCache.lookup(queryHash(queryKey))
   }
 
   /// The hash the key's defaults give it (TanStack's `defaultQueryOptions({queryKey}).queryHash`);
@@ -138,17 +145,14 @@ public final class QueryClient: @unchecked Sendable {
     engine.lock.sync {
       // One lookup; `defaultQueryOptions` only for a query that does not exist yet (TanStack's
       // `build` ignores the options of an existing one). The updater may change the cache.
-      let hash = queryHash(queryKey)
       let revision = queryCache.revision
-      let existing = queryCache.lookup(hash)
+      let existing = existingQuery(queryKey)
       guard let data = updater(existing?.stateStorage.data), !isUndefined(unboxed(data)) else { return nil }
       let query: Query
       if let existing, revision == queryCache.revision {
         query = existing
       } else {
-        var options = QueryOptions(queryKey: queryKey)
-        if hashFollowsKey { options.queryHash = hash }
-        query = queryCache.build(self, defaultQueryOptions(options))
+        query = queryCache.build(self, defaultQueryOptions(QueryOptions(queryKey: queryKey)))
       }
       return query.setData(data, updatedAt: updatedAt, manual: true).value
     }
@@ -251,7 +255,10 @@ public final class QueryClient: @unchecked Sendable {
     }
     d.defaulted = true
     d.identity = OptionsIdentity()
-    if d.queryHash == nil { d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d) }
+    if d.queryHash == nil {
+      d.keyHashed = d.queryKeyHashFn == nil
+      d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d)
+    }
     if d.refetchOnReconnect == nil { d.refetchOnReconnect = d.networkMode != .always ? .ifStale : .never }
     if d.throwOnError == nil { d.throwOnError = false }
     if d.queryFn?.isSkipToken == true { d.enabled = .value(false) }

@@ -8,6 +8,8 @@ public final class Query: @unchecked Sendable {
   public let queryKey: QueryKey
   /// The key's hash.
   public let queryHash: String
+  /// Whether `queryHash` is `queryKey`'s own `hashKey` (the cache then also finds it by key).
+  var keyHashed = false
   let engine: Engine
   /// The cache that built the query. Weak: a fetch may settle after its client (and so its
   /// cache) is gone, and then has nobody to tell.
