@@ -25,11 +25,11 @@ public final class QueryCache: @unchecked Sendable {
   let engine: Engine
   let config: Config
   /// Keyed by exact code units: canonically equivalent hashes are different queries.
-  private var byHash: [CodeUnitString: Query] = [:]
+  private var byHash: [Prehashed<CodeUnitString>: Query] = [:]
   /// The queries whose hash is their key's `hashKey`, by key: a keyed read finds its query
   /// without writing the hash. Equal keys (code units, `-0 == 0`) always have equal hashes, but
   /// not the other way round (`[null]` and `[undefined]`), so a miss here asks `byHash`.
-  private var byKey: [QueryKey: Query] = [:]
+  private var byKey: [Prehashed<QueryKey>: Query] = [:]
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
   private var ordered: [Query?] = []
@@ -56,11 +56,11 @@ public final class QueryCache: @unchecked Sendable {
       queryHash = hashQueryKeyByOptions(queryKey, options)
       keyHashed = options.queryKeyHashFn == nil
     }
-    if let query = byHash[CodeUnitString(queryHash)] { return query }
+    if let query = byHash[Prehashed(CodeUnitString(queryHash))] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options),
-      defaultOptions: client.getQueryDefaults(queryKey), state: state)
+      defaultOptions: client.queryDefaultsIfAny(queryKey), state: state)
     query.client = client
     query.keyHashed = keyHashed
     add(query)
@@ -68,9 +68,10 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   func add(_ query: Query) {
-    if byHash[CodeUnitString(query.queryHash)] == nil {
-      byHash[CodeUnitString(query.queryHash)] = query
-      if query.keyHashed { byKey[query.queryKey] = query }
+    let slot = Prehashed(CodeUnitString(query.queryHash))
+    if byHash[slot] == nil {
+      byHash[slot] = query
+      if query.keyHashed { byKey[Prehashed(query.queryKey)] = query }
       revision &+= 1
       positions[ObjectIdentifier(query)] = ordered.count
       ordered.append(query)
@@ -82,11 +83,12 @@ public final class QueryCache: @unchecked Sendable {
   public func remove(_ query: Query) {
     guard query.engine === engine else { return }
     engine.lock.sync {
-      guard let inMap = byHash[CodeUnitString(query.queryHash)] else { return }
+      let slot = Prehashed(CodeUnitString(query.queryHash))
+      guard let inMap = byHash[slot] else { return }
       query.destroy()
       if inMap === query {
-        byHash[CodeUnitString(query.queryHash)] = nil
-        if query.keyHashed, byKey[query.queryKey] === query { byKey[query.queryKey] = nil }
+        byHash[slot] = nil
+        if query.keyHashed, byKey[Prehashed(query.queryKey)] === query { byKey[Prehashed(query.queryKey)] = nil }
         revision &+= 1
         if let i = positions.removeValue(forKey: ObjectIdentifier(query)) {
           ordered[i] = nil
@@ -125,11 +127,11 @@ public final class QueryCache: @unchecked Sendable {
   public func get(_ queryHash: String) -> Query? { engine.lock.sync { lookup(queryHash) } }
 
   /// The query with this hash; the caller holds the engine lock.
-  func lookup(_ queryHash: String) -> Query? { byHash[CodeUnitString(queryHash)] }
+  func lookup(_ queryHash: String) -> Query? { byHash[Prehashed(CodeUnitString(queryHash))] }
 
   /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
   /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.
-  func lookup(key queryKey: QueryKey) -> Query? { byKey[queryKey] }
+  func lookup(key queryKey: QueryKey) -> Query? { byKey[Prehashed(queryKey)] }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }
@@ -172,4 +174,18 @@ public final class QueryCache: @unchecked Sendable {
   func onOnline() {
     engine.lock.sync { for query in getAll() { query.onOnline() } }
   }
+}
+
+/// A table key that keeps its hash, so a growing table never hashes its keys again (hashing a
+/// query key or hash string costs far more than an `Int`), and unequal keys mostly differ at the
+/// first comparison.
+struct Prehashed<Key: Hashable>: Hashable {
+  let key: Key
+  let hash: Int
+  init(_ key: Key) {
+    self.key = key
+    self.hash = key.hashValue
+  }
+  static func == (a: Prehashed, b: Prehashed) -> Bool { a.hash == b.hash && a.key == b.key }
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }

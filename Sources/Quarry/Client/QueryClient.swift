@@ -152,7 +152,13 @@ public final class QueryClient: @unchecked Sendable {
       if let existing, revision == queryCache.revision {
         query = existing
       } else {
-        query = queryCache.build(self, defaultQueryOptions(QueryOptions(queryKey: queryKey)))
+        var options = QueryOptions(queryKey: queryKey)
+        if hashFollowsKey {
+          // The hash `defaultQueryOptions` would write again.
+          options.queryHash = queryKey.queryHash
+          options.keyHashed = true
+        }
+        query = queryCache.build(self, defaultQueryOptions(options))
       }
       return query.setData(data, updatedAt: updatedAt, manual: true).value
     }
@@ -243,6 +249,11 @@ public final class QueryClient: @unchecked Sendable {
       }
       return result
     }
+  }
+
+  /// `getQueryDefaults`, or `nil` when no key has defaults (a query then merges over nothing).
+  func queryDefaultsIfAny(_ queryKey: QueryKey) -> QueryOptions? {
+    engine.lock.sync { queryDefaults.isEmpty ? nil : getQueryDefaults(queryKey) }
   }
 
   /// Options with the client's and key's defaults applied (TanStack's `defaultQueryOptions`).

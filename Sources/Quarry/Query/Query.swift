@@ -22,6 +22,7 @@ public final class Query: @unchecked Sendable {
   var revertState: QueryState?
   var retryer: Retryer?
   var observersStorage: [QueryObserver] = []
+  /// The key's `setQueryDefaults` options; `nil` when the client has none for any key.
   let defaultOptions: QueryOptions?
   var abortSignalConsumed = false
   var gcTime: Double = 0
@@ -59,7 +60,12 @@ public final class Query: @unchecked Sendable {
 
   private func applyOptions(_ options: QueryOptions?) {
     var merged = options ?? QueryOptions()
-    if let defaultOptions { merged = merged.merged(over: defaultOptions) }
+    if let defaultOptions {
+      merged = merged.merged(over: defaultOptions)
+    } else {
+      // No key defaults: what merging over empty options changes.
+      merged.identity = nil
+    }
     optionsStorage = merged
     if options?.isInfinite == true { queryType = "infinite" }
     updateGcTime(merged.gcTime)
