@@ -35,3 +35,4 @@ if selected("observers") { ObserverWorkloads.run(rounds: rounds).forEach(report)
 if selected("clear") { report(CacheWorkloads.clear(rounds: rounds)) }
 if selected("specs") { report(SpecWorkload.run(directory: specs)) }
 if selected("live") { LiveWorkloads.run().forEach(report) }
+if selected("scale") { ScaleWorkloads.run().forEach(report) }

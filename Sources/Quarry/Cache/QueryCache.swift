@@ -33,7 +33,8 @@ public final class QueryCache: @unchecked Sendable {
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
   private var ordered: [Query?] = []
-  private var positions: [ObjectIdentifier: Int] = [:]
+  /// How many entries of `ordered` are not `nil` (each query keeps its index, `cachePosition`).
+  private var liveCount = 0
   private var listeners = ListenerRegistry<QueryCacheEvent>()
   /// Bumped whenever a query is added or removed (under the engine lock), so a caller can tell
   /// that a query it looked up is still the one in the cache.
@@ -73,7 +74,8 @@ public final class QueryCache: @unchecked Sendable {
       byHash[slot] = query
       if query.keyHashed { byKey[Prehashed(query.queryKey)] = query }
       revision &+= 1
-      positions[ObjectIdentifier(query)] = ordered.count
+      query.cachePosition = ordered.count
+      liveCount += 1
       ordered.append(query)
       notify(.added(query))
     }
@@ -90,8 +92,10 @@ public final class QueryCache: @unchecked Sendable {
         byHash[slot] = nil
         if query.keyHashed, byKey[Prehashed(query.queryKey)] === query { byKey[Prehashed(query.queryKey)] = nil }
         revision &+= 1
-        if let i = positions.removeValue(forKey: ObjectIdentifier(query)) {
+        if let i = query.cachePosition {
+          query.cachePosition = nil
           ordered[i] = nil
+          liveCount -= 1
           compactIfSparse()
         }
       }
@@ -100,9 +104,9 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   private func compactIfSparse() {
-    guard ordered.count > 32, positions.count * 2 < ordered.count else { return }
+    guard ordered.count > 32, liveCount * 2 < ordered.count else { return }
     ordered = ordered.filter { $0 != nil }
-    for (i, query) in ordered.enumerated() { positions[ObjectIdentifier(query!)] = i }
+    for (i, query) in ordered.enumerated() { query!.cachePosition = i }
   }
 
   /// Removes every query.
@@ -118,7 +122,8 @@ public final class QueryCache: @unchecked Sendable {
       byHash.removeAll()
       byKey.removeAll()
       ordered.removeAll()
-      positions.removeAll()
+      for case let query? in all { query.cachePosition = nil }
+      liveCount = 0
       revision &+= 1
     }
   }

@@ -10,6 +10,8 @@ public final class Query: @unchecked Sendable {
   public let queryHash: String
   /// Whether `queryHash` is `queryKey`'s own `hashKey` (the cache then also finds it by key).
   var keyHashed = false
+  /// The query's index in its cache's insertion order while it is cached.
+  var cachePosition: Int?
   let engine: Engine
   /// The cache that built the query. Weak: a fetch may settle after its client (and so its
   /// cache) is gone, and then has nobody to tell.
@@ -23,7 +25,9 @@ public final class Query: @unchecked Sendable {
   var retryer: Retryer?
   var observersStorage: [QueryObserver] = []
   /// The key's `setQueryDefaults` options; `nil` when the client has none for any key.
-  let defaultOptions: QueryOptions?
+  var defaultOptions: QueryOptions? { defaultOptionsBox?.options }
+  /// Boxed: most queries have none, and an inline `QueryOptions?` costs ~400 bytes per query.
+  private let defaultOptionsBox: QueryOptionsBox?
   var abortSignalConsumed = false
   var gcTime: Double = 0
   var gcTimeout: TimerID?
@@ -35,7 +39,7 @@ public final class Query: @unchecked Sendable {
     self.cache = cache
     self.queryKey = queryKey
     self.queryHash = queryHash
-    self.defaultOptions = defaultOptions
+    self.defaultOptionsBox = defaultOptions.map(QueryOptionsBox.init)
     self.optionsStorage = options
     self.stateStorage = QueryState()
     self.initialState = QueryState()
@@ -318,4 +322,10 @@ func resolveQueryBoolean(_ option: QueryBoolOption?, _ query: Query) -> Bool? {
   case .value(let v)?: return v
   case .function(let f)?: return f.call(query)
   }
+}
+
+/// A `QueryOptions` value on the heap.
+final class QueryOptionsBox: Sendable {
+  let options: QueryOptions
+  init(_ options: QueryOptions) { self.options = options }
 }
