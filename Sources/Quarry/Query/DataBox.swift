@@ -89,6 +89,13 @@ func valuesEqual(_ a: any Sendable, _ b: any Sendable) -> Bool {
 
 /// Whether a value is a primitive, equal by value in JavaScript even without structural sharing.
 func isPrimitive(_ value: any Sendable) -> Bool {
+  // The common types by their exact type, before the runtime's casts.
+  let type = type(of: value)
+  if type == Int.self || type == String.self || type == Double.self || type == Bool.self { return true }
+  if type == DataBox.self || !castMaySeeThrough(type) && type != JSONValue.self && type != Float.self && type != Int64.self {
+    // A box, or a plain struct or enum that no cast below can match.
+    return false
+  }
   switch value {
   case let json as JSONValue:
     switch json {
