@@ -36,6 +36,8 @@ public final class QueryClient: @unchecked Sendable {
   /// Whether every key's hash is its `hashKey`: no default (client-wide or per key) sets
   /// `queryHash` or `queryKeyHashFn`. Then keyed reads and writes skip `defaultQueryOptions`.
   private var hashFollowsKey = true
+  /// Whether no defaults are set at all: `defaultQueryOptions` then merges over nothing.
+  private var noQueryDefaults = true
   private var mountCount = 0
   private var unsubscribeFocus: (() -> Void)?
   private var unsubscribeOnline: (() -> Void)?
@@ -54,6 +56,7 @@ public final class QueryClient: @unchecked Sendable {
   private func updateHashFollowsKey() {
     func keeps(_ o: QueryOptions) -> Bool { o.queryHash == nil && o.queryKeyHashFn == nil }
     hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.allSatisfy { keeps($0.options) }
+    noQueryDefaults = queryDefaults.isEmpty && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
   }
 
   /// The client's scheduler.
@@ -260,6 +263,12 @@ public final class QueryClient: @unchecked Sendable {
   public func defaultQueryOptions(_ options: QueryOptions) -> QueryOptions {
     if options.defaulted { return options }
     var d = engine.lock.sync {
+      if noQueryDefaults {
+        // What merging over empty options changes.
+        var d = options
+        d.identity = nil
+        return d
+      }
       if queryDefaults.isEmpty { return options.merged(over: defaultOptionsStorage.queries) }
       let keyDefaults = options.queryKey.map(getQueryDefaults) ?? QueryOptions()
       return options.merged(over: keyDefaults.merged(over: defaultOptionsStorage.queries))
