@@ -108,9 +108,13 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached query for `queryKey`: found by the key itself when hashes follow keys,
   /// otherwise (or when that misses) by its hash. The caller holds the engine lock.
-  private func existingQuery(_ queryKey: QueryKey) -> Query? {
-    if hashFollowsKey, let query = queryCache.lookup(key: queryKey) { return query }
-    return queryCache.lookup(queryHash(queryKey))
+  private func existingQuery(_ queryKey: QueryKey) -> Query? { findQuery(queryKey).query }
+
+  /// ``existingQuery(_:)`` and the hash it had to write to find it (`nil` when the key sufficed).
+  private func findQuery(_ queryKey: QueryKey) -> (query: Query?, hash: String?) {
+    if hashFollowsKey, let query = queryCache.lookup(key: queryKey) { return (query, nil) }
+    let hash = queryHash(queryKey)
+    return (queryCache.lookup(hash), hash)
   }
 
   /// The hash the key's defaults give it (TanStack's `defaultQueryOptions({queryKey}).queryHash`);
@@ -149,7 +153,7 @@ public final class QueryClient: @unchecked Sendable {
       // One lookup; `defaultQueryOptions` only for a query that does not exist yet (TanStack's
       // `build` ignores the options of an existing one). The updater may change the cache.
       let revision = queryCache.revision
-      let existing = existingQuery(queryKey)
+      let (existing, knownHash) = findQuery(queryKey)
       guard let data = updater(existing?.stateStorage.data), !isUndefined(unboxed(data)) else { return nil }
       let query: Query
       if let existing, revision == queryCache.revision {
@@ -158,7 +162,7 @@ public final class QueryClient: @unchecked Sendable {
         var options = QueryOptions(queryKey: queryKey)
         if hashFollowsKey {
           // The hash `defaultQueryOptions` would write again.
-          options.queryHash = queryKey.queryHash
+          options.queryHash = knownHash ?? queryKey.queryHash
           options.keyHashed = true
         }
         query = queryCache.build(self, defaultQueryOptions(options))
