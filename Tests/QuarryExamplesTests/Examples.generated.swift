@@ -149,12 +149,12 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:169
+// Sources/Quarry/Client/QueryClient.swift:176
 @MainActor @Sendable func example13() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:181
+// Sources/Quarry/Client/QueryClient.swift:188
 @MainActor @Sendable func example14() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
