@@ -323,9 +323,3 @@ func resolveQueryBoolean(_ option: QueryBoolOption?, _ query: Query) -> Bool? {
   case .function(let f)?: return f.call(query)
   }
 }
-
-/// A `QueryOptions` value on the heap.
-final class QueryOptionsBox: Sendable {
-  let options: QueryOptions
-  init(_ options: QueryOptions) { self.options = options }
-}
