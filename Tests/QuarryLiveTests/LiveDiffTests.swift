@@ -40,6 +40,9 @@ import Testing
   @Test func duplicateIdentitiesOnEitherSideAreAReload() {
     #expect(LiveDiff.between(old: [1, 1], new: [1], id: { $0 }) == .reload)
     #expect(LiveDiff.between(old: [1], new: [1, 2, 2], id: { $0 }) == .reload)
+    // A row already in `old` twice in `new`, with or without rows in between.
+    #expect(LiveDiff.between(old: [1, 2], new: [1, 1], id: { $0 }) == .reload)
+    #expect(LiveDiff.between(old: [1, 2], new: [2, 3, 2], id: { $0 }) == .reload)
   }
 
   @Test func fromAndToNothing() {

@@ -25,12 +25,20 @@ public final class QueryCache: @unchecked Sendable {
   let engine: Engine
   let config: Config
   /// Keyed by exact code units: canonically equivalent hashes are different queries.
-  private var byHash: [CodeUnitString: Query] = [:]
+  private var byHash: [Prehashed<CodeUnitString>: Query] = [:]
+  /// The queries whose hash is their key's `hashKey`, by key: a keyed read finds its query
+  /// without writing the hash. Equal keys (code units, `-0 == 0`) always have equal hashes, but
+  /// not the other way round (`[null]` and `[undefined]`), so a miss here asks `byHash`.
+  private var byKey: [Prehashed<QueryKey>: Query] = [:]
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
   private var ordered: [Query?] = []
-  private var positions: [ObjectIdentifier: Int] = [:]
+  /// How many entries of `ordered` are not `nil` (each query keeps its index, `cachePosition`).
+  private var liveCount = 0
   private var listeners = ListenerRegistry<QueryCacheEvent>()
+  /// Bumped whenever a query is added or removed (under the engine lock), so a caller can tell
+  /// that a query it looked up is still the one in the cache.
+  private(set) var revision = 0
 
   init(engine: Engine, config: Config) {
     self.engine = engine
@@ -40,21 +48,34 @@ public final class QueryCache: @unchecked Sendable {
   /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
   func build(_ client: QueryClient, _ options: QueryOptions, state: QueryState? = nil) -> Query {
     let queryKey = options.queryKey ?? []
-    let queryHash = options.queryHash ?? hashQueryKeyByOptions(queryKey, options)
-    if let query = byHash[CodeUnitString(queryHash)] { return query }
+    let queryHash: String
+    let keyHashed: Bool
+    if let given = options.queryHash {
+      queryHash = given
+      keyHashed = options.keyHashed
+    } else {
+      queryHash = hashQueryKeyByOptions(queryKey, options)
+      keyHashed = options.queryKeyHashFn == nil
+    }
+    if let query = byHash[Prehashed(CodeUnitString(queryHash))] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options),
-      defaultOptions: client.getQueryDefaults(queryKey), state: state)
+      defaultOptions: client.queryDefaultsIfAny(queryKey), state: state)
     query.client = client
+    query.keyHashed = keyHashed
     add(query)
     return query
   }
 
   func add(_ query: Query) {
-    if byHash[CodeUnitString(query.queryHash)] == nil {
-      byHash[CodeUnitString(query.queryHash)] = query
-      positions[ObjectIdentifier(query)] = ordered.count
+    let slot = Prehashed(CodeUnitString(query.queryHash))
+    if byHash[slot] == nil {
+      byHash[slot] = query
+      if query.keyHashed { byKey[Prehashed(query.queryKey)] = query }
+      revision &+= 1
+      query.cachePosition = ordered.count
+      liveCount += 1
       ordered.append(query)
       notify(.added(query))
     }
@@ -64,12 +85,17 @@ public final class QueryCache: @unchecked Sendable {
   public func remove(_ query: Query) {
     guard query.engine === engine else { return }
     engine.lock.sync {
-      guard let inMap = byHash[CodeUnitString(query.queryHash)] else { return }
+      let slot = Prehashed(CodeUnitString(query.queryHash))
+      guard let inMap = byHash[slot] else { return }
       query.destroy()
       if inMap === query {
-        byHash[CodeUnitString(query.queryHash)] = nil
-        if let i = positions.removeValue(forKey: ObjectIdentifier(query)) {
+        byHash[slot] = nil
+        if query.keyHashed, byKey[Prehashed(query.queryKey)] === query { byKey[Prehashed(query.queryKey)] = nil }
+        revision &+= 1
+        if let i = query.cachePosition {
+          query.cachePosition = nil
           ordered[i] = nil
+          liveCount -= 1
           compactIfSparse()
         }
       }
@@ -78,18 +104,39 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   private func compactIfSparse() {
-    guard ordered.count > 32, positions.count * 2 < ordered.count else { return }
+    guard ordered.count > 32, liveCount * 2 < ordered.count else { return }
     ordered = ordered.filter { $0 != nil }
-    for (i, query) in ordered.enumerated() { positions[ObjectIdentifier(query!)] = i }
+    for (i, query) in ordered.enumerated() { query!.cachePosition = i }
   }
 
   /// Removes every query.
   public func clear() {
-    engine.lock.sync { for query in getAll() { remove(query) } }
+    engine.lock.sync {
+      // TanStack removes them one by one (destroy, delete, notify); destroying a query reads
+      // nothing of the cache, so the tables are emptied at once instead of entry by entry.
+      let all = ordered
+      for case let query? in all {
+        query.destroy()
+        notify(.removed(query))
+      }
+      byHash.removeAll()
+      byKey.removeAll()
+      ordered.removeAll()
+      for case let query? in all { query.cachePosition = nil }
+      liveCount = 0
+      revision &+= 1
+    }
   }
 
   /// The query with this hash.
-  public func get(_ queryHash: String) -> Query? { engine.lock.sync { byHash[CodeUnitString(queryHash)] } }
+  public func get(_ queryHash: String) -> Query? { engine.lock.sync { lookup(queryHash) } }
+
+  /// The query with this hash; the caller holds the engine lock.
+  func lookup(_ queryHash: String) -> Query? { byHash[Prehashed(CodeUnitString(queryHash))] }
+
+  /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
+  /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.
+  func lookup(key queryKey: QueryKey) -> Query? { byKey[Prehashed(queryKey)] }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }

@@ -26,9 +26,18 @@ public final class QueryClient: @unchecked Sendable {
   public let queryCache: QueryCache
   /// The mutation cache.
   public let mutationCache: MutationCache
-  private var defaultOptionsStorage: DefaultOptions
+  private var defaultOptionsStorage: DefaultOptions {
+    didSet { updateHashFollowsKey() }
+  }
   var mutationDefaults: [(hash: String, key: QueryKey, options: MutationOptions)] = []
-  private var queryDefaults: [(hash: String, key: QueryKey, options: QueryOptions)] = []
+  private var queryDefaults: [(hash: String, key: QueryKey, options: QueryOptions)] = [] {
+    didSet { updateHashFollowsKey() }
+  }
+  /// Whether every key's hash is its `hashKey`: no default (client-wide or per key) sets
+  /// `queryHash` or `queryKeyHashFn`. Then keyed reads and writes skip `defaultQueryOptions`.
+  private var hashFollowsKey = true
+  /// Whether no defaults are set at all: `defaultQueryOptions` then merges over nothing.
+  private var noQueryDefaults = true
   private var mountCount = 0
   private var unsubscribeFocus: (() -> Void)?
   private var unsubscribeOnline: (() -> Void)?
@@ -41,6 +50,13 @@ public final class QueryClient: @unchecked Sendable {
     self.mutationCache = MutationCache(engine: engine, config: mutationCacheConfig)
     self.defaultOptionsStorage = defaultOptions
     engine.client = self
+    updateHashFollowsKey()
+  }
+
+  private func updateHashFollowsKey() {
+    func keeps(_ o: QueryOptions) -> Bool { o.queryHash == nil && o.queryKeyHashFn == nil }
+    hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.allSatisfy { keeps($0.options) }
+    noQueryDefaults = queryDefaults.isEmpty && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
   }
 
   /// The client's scheduler.
@@ -87,12 +103,27 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached data of `queryKey`, if any.
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
-    queryCache.get(queryHash(queryKey))?.state.data
+    engine.lock.sync { existingQuery(queryKey)?.stateStorage.data }
   }
 
-  /// The hash the key's defaults give it (TanStack's `defaultQueryOptions({queryKey}).queryHash`).
+  /// The cached query for `queryKey`: found by the key itself when hashes follow keys,
+  /// otherwise (or when that misses) by its hash. The caller holds the engine lock.
+  private func existingQuery(_ queryKey: QueryKey) -> Query? { findQuery(queryKey).query }
+
+  /// ``existingQuery(_:)`` and the hash it had to write to find it (`nil` when the key sufficed).
+  private func findQuery(_ queryKey: QueryKey) -> (query: Query?, hash: String?) {
+    if hashFollowsKey, let query = queryCache.lookup(key: queryKey) { return (query, nil) }
+    let hash = queryHash(queryKey)
+    return (queryCache.lookup(hash), hash)
+  }
+
+  /// The hash the key's defaults give it (TanStack's `defaultQueryOptions({queryKey}).queryHash`);
+  /// just its `hashKey` when no default changes hashing.
   func queryHash(_ queryKey: QueryKey) -> String {
-    defaultQueryOptions(QueryOptions(queryKey: queryKey)).queryHash ?? queryKey.queryHash
+    engine.lock.sync {
+      if hashFollowsKey { return queryKey.queryHash }
+      return defaultQueryOptions(QueryOptions(queryKey: queryKey)).queryHash ?? queryKey.queryHash
+    }
   }
 
   /// The cached data of `queryKey` as `T`; throws ``QuarryError/typeMismatch`` for another type.
@@ -119,10 +150,24 @@ public final class QueryClient: @unchecked Sendable {
   @discardableResult
   public func setQueryData(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: ((any Sendable)?) -> (any Sendable)?) -> (any Sendable)? {
     engine.lock.sync {
-      let options = defaultQueryOptions(QueryOptions(queryKey: queryKey))
-      let previous = queryCache.get(options.queryHash!)?.stateStorage.data
-      guard let data = updater(previous), !isUndefined(unboxed(data)) else { return nil }
-      return queryCache.build(self, options).setData(data, updatedAt: updatedAt, manual: true).value
+      // One lookup; `defaultQueryOptions` only for a query that does not exist yet (TanStack's
+      // `build` ignores the options of an existing one). The updater may change the cache.
+      let revision = queryCache.revision
+      let (existing, knownHash) = findQuery(queryKey)
+      guard let data = updater(existing?.stateStorage.data), !isUndefined(unboxed(data)) else { return nil }
+      let query: Query
+      if let existing, revision == queryCache.revision {
+        query = existing
+      } else {
+        var options = QueryOptions(queryKey: queryKey)
+        if hashFollowsKey {
+          // The hash `defaultQueryOptions` would write again.
+          options.queryHash = knownHash ?? queryKey.queryHash
+          options.keyHashed = true
+        }
+        query = queryCache.build(self, defaultQueryOptions(options))
+      }
+      return query.setData(data, updatedAt: updatedAt, manual: true).value
     }
   }
 
@@ -146,8 +191,8 @@ public final class QueryClient: @unchecked Sendable {
   @discardableResult
   public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: (T?) throws -> T?) throws -> T? {
     try engine.lock.sync {
-      let hash = defaultQueryOptions(QueryOptions(queryKey: queryKey)).queryHash!
-      let old = try queryCache.get(hash)?.stateStorage.data(as: T.self, key: hash)
+      let hash = queryHash(queryKey)
+      let old = try queryCache.lookup(hash)?.stateStorage.data(as: T.self, key: hash)
       guard let new = try updater(old) else { return nil }
       return setQueryData(queryKey, updatedAt: updatedAt) { _ in new } as? T
     }
@@ -213,14 +258,31 @@ public final class QueryClient: @unchecked Sendable {
     }
   }
 
+  /// `getQueryDefaults`, or `nil` when no key has defaults (a query then merges over nothing).
+  func queryDefaultsIfAny(_ queryKey: QueryKey) -> QueryOptions? {
+    engine.lock.sync { queryDefaults.isEmpty ? nil : getQueryDefaults(queryKey) }
+  }
+
   /// Options with the client's and key's defaults applied (TanStack's `defaultQueryOptions`).
   public func defaultQueryOptions(_ options: QueryOptions) -> QueryOptions {
     if options.defaulted { return options }
-    let keyDefaults = options.queryKey.map(getQueryDefaults) ?? QueryOptions()
-    var d = options.merged(over: keyDefaults.merged(over: defaultOptions.queries))
+    var d = engine.lock.sync {
+      if noQueryDefaults {
+        // What merging over empty options changes.
+        var d = options
+        d.identity = nil
+        return d
+      }
+      if queryDefaults.isEmpty { return options.merged(over: defaultOptionsStorage.queries) }
+      let keyDefaults = options.queryKey.map(getQueryDefaults) ?? QueryOptions()
+      return options.merged(over: keyDefaults.merged(over: defaultOptionsStorage.queries))
+    }
     d.defaulted = true
     d.identity = OptionsIdentity()
-    if d.queryHash == nil { d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d) }
+    if d.queryHash == nil {
+      d.keyHashed = d.queryKeyHashFn == nil
+      d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d)
+    }
     if d.refetchOnReconnect == nil { d.refetchOnReconnect = d.networkMode != .always ? .ifStale : .never }
     if d.throwOnError == nil { d.throwOnError = false }
     if d.queryFn?.isSkipToken == true { d.enabled = .value(false) }

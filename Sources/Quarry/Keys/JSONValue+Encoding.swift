@@ -19,11 +19,7 @@ extension JSONValue {
   /// ```
   /// `undefined` is written `null` in an array (or alone) and an object member holding it is left
   /// out. Numbers are written as ECMAScript's `Number::toString` writes them (`1e-7`, `1e+21`).
-  public var canonicalJSON: String {
-    var out = ""
-    write(to: &out)
-    return out
-  }
+  public var canonicalJSON: String { jsonText(order: .sorted) }
 
   /// Appends the canonical JSON text of the value to `out`.
   public func write(to out: inout String) { write(to: &out, order: .sorted) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Equality and hashing by exact code units, without recursion.
 extension JSONValue {
   /// Whether two values are the same JSON: strings and member names by their exact code units
@@ -111,7 +113,14 @@ extension String {
   /// Whether two strings have the same code units (JavaScript's `===`), unlike `==`, which
   /// compares by Unicode canonical equivalence.
   func hasSameCodeUnits(as other: String) -> Bool {
-    utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+    let count = utf8.count
+    guard count == other.utf8.count else { return false }
+    if count == 0 { return true }
+    let same: Bool?? = utf8.withContiguousStorageIfAvailable { a in
+      other.utf8.withContiguousStorageIfAvailable { b in memcmp(a.baseAddress!, b.baseAddress!, count) == 0 }
+    }
+    if case .some(.some(let same)) = same { return same }
+    return utf8.elementsEqual(other.utf8)
   }
 
   /// Hashes the string's code units (consistent with ``hasSameCodeUnits(as:)``).

@@ -68,7 +68,7 @@ extension JSONValue {
 /// Whether structural sharing keeps `previous` for `new`: TanStack's `replaceEqualDeep` decision
 /// for JSON values, `Equatable` equality (or class identity) for other data.
 func replaceEqualDeepKeepsPrevious(_ previous: any Sendable, _ new: any Sendable) -> Bool {
-  if let a = previous as? JSONValue, let b = new as? JSONValue {
+  if let a = asJSONValue(previous), let b = asJSONValue(new) {
     return JSONValue.replaceEqualDeepKeepsPrevious(a, b)
   }
   return valuesEqual(previous, new)

@@ -25,11 +25,7 @@ public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStr
   /// ```
   /// Compare hashes by code units (`a.utf8.elementsEqual(b.utf8)`), as the cache does: Swift's
   /// `String ==` calls canonically equivalent hashes equal.
-  public var queryHash: String {
-    var out = ""
-    JSONValue.array(parts).write(to: &out, order: .javaScriptProperty)
-    return out
-  }
+  public var queryHash: String { JSONValue.array(parts).jsonText(order: .javaScriptProperty) }
 
   /// The key as a JSON array.
   public var jsonValue: JSONValue { .array(parts) }

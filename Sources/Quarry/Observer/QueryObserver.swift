@@ -16,7 +16,9 @@ public class QueryObserver: @unchecked Sendable {
   var currentQueryInitialState = QueryState()
   var currentResultStorage: QueryObserverResult?
   var currentResultState: QueryState?
-  var currentResultOptions: QueryOptions?
+  /// The `placeholderData` option of the options the current result was made with (all that
+  /// `createResult` reads of them; keeping the whole options copied 392 bytes per update).
+  var currentResultPlaceholderData: PlaceholderDataOption?
   var selectError: ErrorBox?
   var selectFn: SelectFunction?
   var selectResult: DataBox?
@@ -162,7 +164,7 @@ public class QueryObserver: @unchecked Sendable {
         return result
       }
       currentResultStorage = result
-      currentResultOptions = optionsStorage
+      currentResultPlaceholderData = optionsStorage.placeholderData
       currentResultState = currentQuery.stateStorage
       return result
     }
@@ -265,7 +267,7 @@ public class QueryObserver: @unchecked Sendable {
     let prevQuery = currentQuery
     let prevResult = currentResultStorage
     let prevResultState = currentResultState
-    let prevResultOptions = currentResultOptions
+    let prevResultPlaceholderData = currentResultPlaceholderData
     let queryChange = query !== prevQuery
     let queryInitialState = queryChange ? query.stateStorage : currentQueryInitialState
     let state = query.stateStorage
@@ -282,7 +284,7 @@ public class QueryObserver: @unchecked Sendable {
 
     if let placeholderOption = options.placeholderData, data == nil, status == .pending {
       var placeholder: (any Sendable)?
-      if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultOptions?.placeholderData {
+      if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
         placeholder = prevResult.dataBox?.value
         skipSelect = true
         if let box = prevResult.dataBox {
@@ -354,16 +356,29 @@ public class QueryObserver: @unchecked Sendable {
     let prevResult = currentResultStorage
     let nextResult = createResult(currentQuery, optionsStorage)
     currentResultState = currentQuery.stateStorage
-    currentResultOptions = optionsStorage
+    currentResultPlaceholderData = optionsStorage.placeholderData
     if currentResultState?.dataBox != nil { lastQueryWithDefinedData = currentQuery }
+    // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
+    let notifiesOnAnyChange: Bool
+    switch optionsStorage.notifyOnChangeProps {
+    case nil: notifiesOnAnyChange = trackedProps.isEmpty
+    case .all?: notifiesOnAnyChange = true
+    default: notifiesOnAnyChange = false
+    }
     var changed: Set<String> = []
     if let prevResult {
-      changed = nextResult.changedProperties(from: prevResult)
-      if changed.isEmpty { return }
+      // The names are needed only to match them against tracked or listed properties.
+      if notifiesOnAnyChange {
+        if !nextResult.hasChangedProperties(from: prevResult) { return }
+      } else {
+        changed = nextResult.changedProperties(from: prevResult)
+        if changed.isEmpty { return }
+      }
     }
     currentResultStorage = nextResult
     let shouldNotify: Bool = {
       guard prevResult != nil else { return true }
+      if notifiesOnAnyChange { return true }
       let props = optionsStorage.notifyOnChangeProps?.resolved
       if props == .all || (props == nil && trackedProps.isEmpty) { return true }
       var included: Set<String>

@@ -62,6 +62,22 @@ public struct QueryObserverResult: Sendable {
     return typed
   }
 
+  /// Whether ``changedProperties(from:)`` would name any property, without building the set.
+  func hasChangedProperties(from other: QueryObserverResult) -> Bool {
+    if status != other.status || fetchStatus != other.fetchStatus || !sameData(dataBox, other.dataBox)
+      || dataUpdatedAt != other.dataUpdatedAt || !sameError(errorBox, other.errorBox)
+      || errorUpdatedAt != other.errorUpdatedAt || failureCount != other.failureCount
+      || !sameError(failureReasonBox, other.failureReasonBox) || errorUpdateCount != other.errorUpdateCount
+      || isFetched != other.isFetched || isFetchedAfterMount != other.isFetchedAfterMount
+      || isPlaceholderData != other.isPlaceholderData || isStale != other.isStale || isEnabled != other.isEnabled
+      || isLoading != other.isLoading || isRefetching != other.isRefetching
+      || isLoadingError != other.isLoadingError || isRefetchError != other.isRefetchError
+    {
+      return true
+    }
+    return infinite != other.infinite && !InfiniteQueryFlags.changedProperties(infinite, other.infinite).isEmpty
+  }
+
   /// The names of the properties whose values differ from `other`'s (identity for data and errors).
   func changedProperties(from other: QueryObserverResult) -> Set<String> {
     var changed = Set<String>()

@@ -18,15 +18,41 @@ public final class DataBox: Sendable {
   public let value: any Sendable
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
-    self.value = (value as? DataBox)?.value ?? value
+    self.value = asDataBox(value)?.value ?? value
   }
 }
 
 /// `value` as a box: the box itself when it is one, otherwise a new box (a new object).
-func boxed(_ value: any Sendable) -> DataBox { value as? DataBox ?? DataBox(value) }
+func boxed(_ value: any Sendable) -> DataBox { asDataBox(value) ?? DataBox(value) }
 
 /// `value` without its box.
-func unboxed(_ value: any Sendable) -> any Sendable { (value as? DataBox)?.value ?? value }
+func unboxed(_ value: any Sendable) -> any Sendable { asDataBox(value)?.value ?? value }
+
+/// `value as? JSONValue`, without the runtime's general cast when it cannot be one.
+@inline(__always)
+func asJSONValue(_ value: any Sendable) -> JSONValue? {
+  let type = type(of: value)
+  if type == JSONValue.self { return .some(value as! JSONValue) }
+  // Not `? … : nil`: that `nil` would be the literal `JSONValue.null`.
+  return castMaySeeThrough(type) ? value as? JSONValue : Optional<JSONValue>.none
+}
+
+/// `value as? DataBox`, without the runtime's general cast when it cannot be one.
+@inline(__always)
+func asDataBox(_ value: any Sendable) -> DataBox? {
+  let type = type(of: value)
+  if type == DataBox.self { return (value as! DataBox) }
+  return castMaySeeThrough(type) ? value as? DataBox : nil
+}
+
+/// Whether `as?` could find another type inside a value of `type`: anything but a plain struct
+/// or enum (an `Optional`, `AnyHashable`, a class, a tuple…). The first word of a struct's or
+/// enum's metadata is its kind (Swift's stable ABI: 0x200 struct, 0x201 enum, 0x202 `Optional`).
+@inline(__always)
+func castMaySeeThrough(_ type: any Any.Type) -> Bool {
+  let kind = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self).load(as: UInt.self)
+  return !(kind == 0x200 || kind == 0x201) || type == AnyHashable.self
+}
 
 /// JavaScript's `===` on data: the same box, or equal primitives; `nil` is `undefined`.
 package func sameDataObject(_ a: DataBox?, _ b: DataBox?) -> Bool { sameData(a, b) }
@@ -44,6 +70,14 @@ func sameData(_ a: DataBox?, _ b: DataBox?) -> Bool {
 
 /// Whether two values are equal: `Equatable` values by `==`, class instances by identity.
 func valuesEqual(_ a: any Sendable, _ b: any Sendable) -> Bool {
+  // The common primitives without the runtime's search for an `Equatable` conformance.
+  let typeA = type(of: a)
+  if typeA == type(of: b) {
+    if typeA == Int.self { return (a as! Int) == (b as! Int) }
+    if typeA == String.self { return (a as! String) == (b as! String) }
+    if typeA == Double.self { return (a as! Double) == (b as! Double) }
+    if typeA == Bool.self { return (a as! Bool) == (b as! Bool) }
+  }
   func open<T: Equatable>(_ lhs: T) -> Bool {
     guard let rhs = b as? T else { return false }
     return lhs == rhs
@@ -55,6 +89,13 @@ func valuesEqual(_ a: any Sendable, _ b: any Sendable) -> Bool {
 
 /// Whether a value is a primitive, equal by value in JavaScript even without structural sharing.
 func isPrimitive(_ value: any Sendable) -> Bool {
+  // The common types by their exact type, before the runtime's casts.
+  let type = type(of: value)
+  if type == Int.self || type == String.self || type == Double.self || type == Bool.self { return true }
+  if type == DataBox.self || !castMaySeeThrough(type) && type != JSONValue.self && type != Float.self && type != Int64.self {
+    // A box, or a plain struct or enum that no cast below can match.
+    return false
+  }
   switch value {
   case let json as JSONValue:
     switch json {
@@ -72,7 +113,7 @@ func isPrimitive(_ value: any Sendable) -> Bool {
 /// previous box, and two unequal JSON arrays (or objects) give a new object, as
 /// `replaceEqualDeep`'s copy does; otherwise the new data itself is the result.
 func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: Bool?) -> DataBox {
-  let newBox = new as? DataBox
+  let newBox = asDataBox(new)
   let value = newBox?.value ?? new
   if let previous {
     if previous === newBox { return previous }
@@ -88,7 +129,7 @@ func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: B
 
 /// Whether both values are JSON arrays, or both JSON objects (`replaceEqualDeep` copies then).
 private func sameContainerKind(_ a: any Sendable, _ b: any Sendable) -> Bool {
-  switch (a as? JSONValue, b as? JSONValue) {
+  switch (asJSONValue(a), asJSONValue(b)) {
   case (.array?, .array?), (.object?, .object?): return true
   default: return false
   }
@@ -96,7 +137,7 @@ private func sameContainerKind(_ a: any Sendable, _ b: any Sendable) -> Bool {
 
 /// Whether a value is a JSON array or object (an object with identity in JavaScript).
 func isContainer(_ value: any Sendable) -> Bool {
-  switch value as? JSONValue {
+  switch asJSONValue(value) {
   case .array?, .object?: return true
   default: return false
   }

@@ -8,6 +8,8 @@ struct FetchOptions {
 
 /// Whether a value is a nil `Optional` in disguise: TanStack's `undefined` data.
 func isUndefined(_ value: any Sendable) -> Bool {
+  // A plain struct or enum is never a nil `Optional`: skip the runtime's conformance search.
+  guard castMaySeeThrough(type(of: value)) else { return false }
   guard let optional = value as? any OptionalValue else { return false }
   return optional.isNone
 }

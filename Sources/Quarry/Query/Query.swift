@@ -8,6 +8,10 @@ public final class Query: @unchecked Sendable {
   public let queryKey: QueryKey
   /// The key's hash.
   public let queryHash: String
+  /// Whether `queryHash` is `queryKey`'s own `hashKey` (the cache then also finds it by key).
+  var keyHashed = false
+  /// The query's index in its cache's insertion order while it is cached.
+  var cachePosition: Int?
   let engine: Engine
   /// The cache that built the query. Weak: a fetch may settle after its client (and so its
   /// cache) is gone, and then has nobody to tell.
@@ -20,7 +24,10 @@ public final class Query: @unchecked Sendable {
   var revertState: QueryState?
   var retryer: Retryer?
   var observersStorage: [QueryObserver] = []
-  let defaultOptions: QueryOptions?
+  /// The key's `setQueryDefaults` options; `nil` when the client has none for any key.
+  var defaultOptions: QueryOptions? { defaultOptionsBox?.options }
+  /// Boxed: most queries have none, and an inline `QueryOptions?` costs ~400 bytes per query.
+  private let defaultOptionsBox: QueryOptionsBox?
   var abortSignalConsumed = false
   var gcTime: Double = 0
   var gcTimeout: TimerID?
@@ -32,7 +39,7 @@ public final class Query: @unchecked Sendable {
     self.cache = cache
     self.queryKey = queryKey
     self.queryHash = queryHash
-    self.defaultOptions = defaultOptions
+    self.defaultOptionsBox = defaultOptions.map(QueryOptionsBox.init)
     self.optionsStorage = options
     self.stateStorage = QueryState()
     self.initialState = QueryState()
@@ -57,7 +64,12 @@ public final class Query: @unchecked Sendable {
 
   private func applyOptions(_ options: QueryOptions?) {
     var merged = options ?? QueryOptions()
-    if let defaultOptions { merged = merged.merged(over: defaultOptions) }
+    if let defaultOptions {
+      merged = merged.merged(over: defaultOptions)
+    } else {
+      // No key defaults: what merging over empty options changes.
+      merged.identity = nil
+    }
     optionsStorage = merged
     if options?.isInfinite == true { queryType = "infinite" }
     updateGcTime(merged.gcTime)
@@ -141,7 +153,8 @@ public final class Query: @unchecked Sendable {
 
   func destroy() {
     clearGcTimeout()
-    _ = cancel(CancelOptions(silent: true))
+    // Without a fetch, `cancel` only makes an already resolved promise nobody reads.
+    if retryer != nil { _ = cancel(CancelOptions(silent: true)) }
   }
 
   func reset() {

@@ -71,6 +71,9 @@ public struct QueryOptions: Sendable {
   /// Infinite-query options (``QueryOptions/initialPageParam`` and the rest, in `+Infinite`).
   var infinite = InfiniteOptionsStorage()
   var defaulted = false
+  /// Whether `queryHash` is the key's own `hashKey` (no `queryKeyHashFn`, no given hash): such a
+  /// query can be found by its key (`QueryCache.lookup(key:)`).
+  var keyHashed = false
   /// Stands for the JavaScript object identity of defaulted options: `setOptions` with the very
   /// options an observer already holds is no change (`shallowEqualObjects` sees one object).
   var identity: OptionsIdentity?

@@ -30,6 +30,9 @@ final class EngineLock: @unchecked Sendable {
   /// effect right now (touched only by that thread).
   private var deliverer: UInt = 0
   private var isRunningPlumbing = false
+  /// Threads inside ``batch(_:)`` (guarded by `lock`): how deep, and the listener effects
+  /// waiting for the outermost batch to end.
+  private var batches: [UInt: Batch] = [:]
 
   /// Runs `body` under the lock; the outermost call then performs the recorded effects.
   @inline(__always)
@@ -53,10 +56,54 @@ final class EngineLock: @unchecked Sendable {
       lock.unlock()
       return
     }
-    let effects = outbox
+    var effects = outbox
     outbox = []
+    if !batches.isEmpty { effects = deferListenerEffects(effects) }
     lock.unlock()
-    perform(effects)
+    if !effects.isEmpty { perform(effects) }
+  }
+
+  /// Runs `body` (without holding the lock) and delivers the listener effects the calling thread
+  /// commits meanwhile when the outermost batch ends, in order; plumbing still runs at once.
+  /// TanStack's `notifyManager.batch`.
+  func batch<T>(_ body: () throws -> T) rethrows -> T {
+    let me = currentThreadID()
+    lock.lock()
+    batches[me, default: Batch()].depth += 1
+    lock.unlock()
+    defer { endBatch(me) }
+    return try body()
+  }
+
+  private func endBatch(_ me: UInt) {
+    lock.lock()
+    var batch = batches.removeValue(forKey: me)!
+    batch.depth -= 1
+    if batch.depth > 0 {
+      batches[me] = batch
+      lock.unlock()
+      return
+    }
+    if depth > 0 {
+      // The batch ended inside a transaction of this thread: its outermost level delivers them.
+      outbox.append(contentsOf: batch.effects)
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    if !batch.effects.isEmpty { perform(batch.effects) }
+  }
+
+  /// Keeps the listener effects of a thread inside a batch for its end; returns the rest.
+  /// Called with `lock` held.
+  private func deferListenerEffects(_ effects: [Effect]) -> [Effect] {
+    let me = currentThreadID()
+    guard batches[me] != nil else { return effects }
+    var now: [Effect] = []
+    for effect in effects {
+      if effect.kind == .listener { batches[me]!.effects.append(effect) } else { now.append(effect) }
+    }
+    return now
   }
 
   /// Whether the calling thread is inside a transaction of this lock.
@@ -69,7 +116,10 @@ final class EngineLock: @unchecked Sendable {
     if isHeldByCurrentThread {
       outbox.append(Effect(kind: kind, run: effect))
     } else {
-      perform([Effect(kind: kind, run: effect)])
+      lock.lock()
+      let effects = batches.isEmpty ? [Effect(kind: kind, run: effect)] : deferListenerEffects([Effect(kind: kind, run: effect)])
+      lock.unlock()
+      if !effects.isEmpty { perform(effects) }
     }
   }
 
@@ -142,6 +192,12 @@ final class EngineLock: @unchecked Sendable {
     case listener
     /// Engine plumbing: enqueue a job, create a timer, start a query function.
     case plumbing
+  }
+
+  /// One thread's open batch.
+  private struct Batch {
+    var depth = 0
+    var effects: [Effect] = []
   }
 
   private struct Effect {

@@ -1,9 +1,10 @@
 extension LiveDiff {
   /// The diff from `old` to `new` records, by `Identifiable` identity; values decide `updated`.
+  @inlinable
   public static func between<Record: Identifiable & Equatable>(
     old: [Record], new: [Record], reloadThreshold: Int = defaultReloadThreshold
   ) -> LiveDiff {
-    between(old: old, new: new, id: \.id, reloadThreshold: reloadThreshold)
+    between(old: old, new: new, id: { $0.id }, reloadThreshold: reloadThreshold)
   }
 
   /// The diff from `old` to `new`, by the identity `id` gives; values (`==`) decide `updated`.
@@ -13,40 +14,65 @@ extension LiveDiff {
   /// `difference(from:)` is quadratic on shuffles: 20k shuffled rows take seconds.) Returns
   /// ``reload`` when an ID appears twice on a side or when more than `reloadThreshold` rows are
   /// removed, inserted or moved.
+  ///
+  /// Inlinable, so a caller's record type gets a specialized copy (plain index loops keep the
+  /// unspecialized one from looking up generic metadata per row).
+  @inlinable
   public static func between<Element: Equatable, ID: Hashable>(
     old: [Element], new: [Element], id: (Element) -> ID, reloadThreshold: Int = defaultReloadThreshold
   ) -> LiveDiff {
     var oldIndex: [ID: Int] = [:]
     oldIndex.reserveCapacity(old.count)
-    for (i, element) in old.enumerated() where oldIndex.updateValue(i, forKey: id(element)) != nil {
+    for i in 0..<old.count where oldIndex.updateValue(i, forKey: id(old[i])) != nil {
       return .reload
     }
-    var seen = Set<ID>()
-    seen.reserveCapacity(new.count)
+    // For each new row, its old index or -1; `matched[i]` marks old rows still present.
+    var fromOld = [Int](repeating: -1, count: new.count)
+    var matched = [Bool](repeating: false, count: old.count)
     var inserted: [Int] = []
-    var common: [(from: Int, to: Int)] = []  // in new order
-    for (j, element) in new.enumerated() {
-      let key = id(element)
-      guard seen.insert(key).inserted else { return .reload }
-      if let i = oldIndex[key] { common.append((i, j)) } else { inserted.append(j) }
+    var commonCount = 0
+    for j in 0..<new.count {
+      guard let i = oldIndex[id(new[j])] else {
+        inserted.append(j)
+        continue
+      }
+      // A second new row with this ID (its old row is taken): duplicate IDs.
+      if matched[i] { return .reload }
+      matched[i] = true
+      fromOld[j] = i
+      commonCount += 1
+    }
+    if inserted.count > 1 {
+      // Duplicates among inserted rows.
+      var seen = Set<ID>(minimumCapacity: inserted.count)
+      for j in inserted where !seen.insert(id(new[j])).inserted { return .reload }
     }
     var removed: [Int] = []
-    if common.count < old.count {
-      for (i, element) in old.enumerated() where !seen.contains(id(element)) { removed.append(i) }
+    if commonCount < old.count {
+      for i in 0..<old.count where !matched[i] { removed.append(i) }
     }
     if removed.count + inserted.count > reloadThreshold { return .reload }
-    let kept = longestIncreasingRun(common.map(\.from))
+    var commonFrom: [Int] = []
+    var commonTo: [Int] = []
+    commonFrom.reserveCapacity(commonCount)
+    commonTo.reserveCapacity(commonCount)
+    for j in 0..<new.count where fromOld[j] >= 0 {
+      commonFrom.append(fromOld[j])
+      commonTo.append(j)
+    }
+    let kept = longestIncreasingRun(commonFrom)
     var moved: [Move] = []
     var updated: [Int] = []
-    for (k, pair) in common.enumerated() {
-      if !kept[k] { moved.append(Move(from: pair.from, to: pair.to)) }
-      if old[pair.from] != new[pair.to] { updated.append(pair.to) }
+    for k in 0..<commonFrom.count {
+      if !kept[k] { moved.append(Move(from: commonFrom[k], to: commonTo[k])) }
+      if old[commonFrom[k]] != new[commonTo[k]] { updated.append(commonTo[k]) }
     }
     if removed.count + inserted.count + moved.count > reloadThreshold { return .reload }
     return .rows(RowChanges(removed: removed, inserted: inserted, moved: moved, updated: updated))
   }
 
   /// Marks the elements of one longest strictly increasing subsequence of `values` (patience sorting).
+  @usableFromInline
   static func longestIncreasingRun(_ values: [Int]) -> [Bool] {
     var kept = [Bool](repeating: false, count: values.count)
     guard !values.isEmpty else { return kept }

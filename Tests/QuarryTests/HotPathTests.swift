@@ -1,0 +1,84 @@
+import Testing
+@testable import Quarry
+
+/// The shortcuts the hot paths take must answer as the general code does.
+@Suite struct HotPathTests {
+  @Test func undefinedIsANilOptionalAtAnyNesting() {
+    #expect(isUndefined(Int?.none as any Sendable))
+    #expect(isUndefined(Int??.some(nil) as any Sendable))
+    #expect(!isUndefined(Int?.some(1) as any Sendable))
+    #expect(!isUndefined(1 as any Sendable))
+    #expect(!isUndefined("x" as any Sendable))
+    #expect(!isUndefined(JSONValue.undefined as any Sendable))
+    #expect(!isUndefined(DataBox(1) as any Sendable))
+    #expect(!isUndefined([Int?.none] as any Sendable))
+  }
+
+  @Test func primitiveEqualityMatchesTheGeneralPath() {
+    #expect(valuesEqual(1, 1))
+    #expect(!valuesEqual(1, 2))
+    #expect(!valuesEqual(1, 1.0))
+    #expect(valuesEqual("a", "a"))
+    #expect(valuesEqual(Double.nan, Double.nan) == false)
+    #expect(valuesEqual(true, true))
+    #expect(valuesEqual([1, 2], [1, 2]))
+    #expect(asDataBox(1) == nil)
+    let box = DataBox(1)
+    #expect(asDataBox(box) === box)
+    #expect(asJSONValue(JSONValue.number(1)) == .number(1))
+    #expect(asJSONValue(1).map { _ in true } == nil)
+    // `as?` sees through optionals and `AnyHashable`; so must the shortcuts.
+    #expect(asDataBox(Optional(box) as any Sendable) === box)
+    #expect(asDataBox(AnyHashable(ObjectIdentifier(box)) as any Sendable) == nil)
+    #expect(asJSONValue(Optional(JSONValue.number(2)) as any Sendable) == .number(2))
+    #expect(asJSONValue(AnyHashable(JSONValue.number(3)) as any Sendable) == .number(3))
+    let hashable = AnyHashable(Int?.none) as any Sendable
+    #expect(isUndefined(hashable) == ((hashable as? any OptionalValue)?.isNone ?? false))
+  }
+
+  @Test func keyedReadsHonourHashingDefaultsSetLater() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a", 1], value: "plain")
+    // A default hash function for ["a"] keys: reads and writes now hash through it.
+    var defaults = QueryOptions()
+    defaults.queryKeyHashFn = FunctionBox { key in "custom:" + String(key.parts.count) }
+    client.setQueryDefaults(["a"], defaults)
+    #expect(client.getQueryData(["a", 1]) == nil)
+    client.setQueryData(["a", 2], value: "custom")
+    #expect(client.getQueryData(["a", 9]) as? String == "custom")
+    #expect(client.queryCache.get("custom:2") != nil)
+    // Other keys still hash by `hashKey`.
+    client.setQueryData(["b"], value: 1)
+    #expect(client.queryCache.get(#"["b"]"#) != nil)
+  }
+
+  @Test func anUpdaterThatRemovesItsQueryWritesIntoANewOne() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    let first = client.queryCache.get(#"["a"]"#)
+    client.setQueryData(["a"]) { old -> (any Sendable)? in
+      client.removeQueries(QueryFilters(queryKey: ["a"]))
+      return (old as! Int) + 1
+    }
+    let second = client.queryCache.get(#"["a"]"#)
+    #expect(second != nil && second !== first)
+    #expect(client.getQueryData(["a"]) as? Int == 2)
+  }
+}
+
+@Suite struct HotPathWriteTests {
+  @Test func writingAnExistingKeyIsReadBack() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let key: QueryKey = ["todos", 3, ["page": 3]]
+    client.setQueryData(key, value: 3)
+    #expect(client.getQueryData(key) as? Int == 3)
+    let written = client.setQueryData(key, value: 4)
+    #expect(written as? Int == 4)
+    #expect(client.queryCache.getAll().first?.state.data as? Int == 4)
+    #expect(replaceData(DataBox(3), 4, structuralSharing: true).value as? Int == 4)
+    #expect(!valuesEqual(3, 4))
+    #expect(client.getQueryData(key) as? Int == 4)
+    #expect(client.getQueryData(["todos", 3, ["page": 3]]) as? Int == 4)
+    #expect(client.queryCache.getAll().count == 1)
+  }
+}
