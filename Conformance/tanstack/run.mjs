@@ -277,7 +277,7 @@ function decodeRecipe(v, jpath, place) {
       let calls = 0
       return () => ++calls
     }
-    case 'pluck': {
+    case 'pluck': {  // also serializeData/deserializeData
       params(['key'])
       const key = need('key', (k) => typeof k === 'string' || isInt(k), 'a string or integer key')
       return (d) => d[key]
@@ -326,6 +326,9 @@ function decodeRecipe(v, jpath, place) {
       const no = decodeOptionValue(v.else, `${jpath}.else`, place)
       return (query) => ((query.state.data ?? 0) < n ? yes : no)
     }
+    case 'wrap':
+    case 'mutationStateIs':
+      return decodeHydrationRecipe(name, v, jpath, params, need)
     case 'keepPrevious':
       params([])
       return (previous, data) => previous ?? data
@@ -523,10 +526,12 @@ function decodeCallOptions(v, jpath, allowed = ['cancelRefetch', 'throwOnError',
 }
 
 function decodeDefaultOptions(v, jpath, run) {
-  expectObject(v, jpath, ['queries', 'mutations'])
+  expectObject(v, jpath, ['queries', 'mutations', 'dehydrate', 'hydrate'])
   const out = {}
   if ('queries' in v) out.queries = decodeQueryOptions(v.queries, `${jpath}.queries`, run)
   if ('mutations' in v) out.mutations = decodeMutationOptions(v.mutations, `${jpath}.mutations`, run)
+  if ('dehydrate' in v) out.dehydrate = decodeDehydrateOptions(v.dehydrate, `${jpath}.dehydrate`)
+  if ('hydrate' in v) out.hydrate = decodeHydrateOptions(v.hydrate, `${jpath}.hydrate`, run)
   return out
 }
 
@@ -775,6 +780,8 @@ const OPS = {
   createQueriesObserver: { record: null },
   setQueries: { record: null },
   getQueriesOptimisticResult: { record: 'return' },
+  dehydrate: { record: 'return' },
+  hydrate: { record: null },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -1525,6 +1532,7 @@ class Run {
         }
       }
     }
+    if (op === 'dehydrate' || op === 'hydrate') return decodeHydrationStep(this, s, names)
     throw new Error(`unhandled operation ${op}`)
   }
 
@@ -1911,6 +1919,91 @@ class Run {
     }
   }
 }
+
+// ===========================================================================
+// Hydration (Specs/README.md "Hydration"): dehydrate, hydrate, their options and recipes.
+// Twin of Sources/QuarryScenarios/Interpreter/ScenarioSession+Hydration.swift.
+
+Object.assign(RECIPE_PLACES, {
+  wrap: ['transform'], // serializeData, deserializeData: d => ({[key]: d})
+  mutationStateIs: ['mutationPredicate'], // shouldDehydrateMutation: m => m.state[field] deep-equals value
+})
+// `pluck` (d => d[key]) is also a transform.
+
+function decodeHydrationRecipe(name, v, jpath, params, need) {
+  if (name === 'wrap') {
+    params(['key'])
+    const key = need('key', (k) => typeof k === 'string', 'a string')
+    return (d) => ({ [key]: d })
+  }
+  params(['field', 'value'])
+  const field = need('field', (f) => MUTATION_STATE_FIELDS.includes(f), `a mutation state field (${MUTATION_STATE_FIELDS.join(', ')})`)
+  if (!('value' in v)) fail(`${jpath}.value`, 'expected a value')
+  const value = decodeData(v.value, `${jpath}.value`)
+  return (m) => deepEqual(mutationStateOf(m.state)[field], value)
+}
+
+function hydrationRecipe(v, k, jpath, place) {
+  const p = `${jpath}.${k}`
+  if (!isRecipe(v[k])) fail(p, 'expected a recipe')
+  if (place === 'transform' && v[k].$fn === 'pluck') {
+    expectObject(v[k], p, ['$fn', 'key'], 'a recipe')
+    const key = v[k].key
+    if (typeof key !== 'string' && !isInt(key)) fail(`${p}.key`, 'expected a string or an index')
+    return (d) => d[key]
+  }
+  return decodeRecipe(v[k], p, place)
+}
+
+function decodeDehydrateOptions(v, jpath) {
+  expectObject(v, jpath, ['shouldDehydrateQuery', 'shouldDehydrateMutation', 'shouldRedactErrors', 'serializeData'], 'dehydrate options (an object)')
+  const out = {}
+  if ('shouldDehydrateQuery' in v) out.shouldDehydrateQuery = hydrationRecipe(v, 'shouldDehydrateQuery', jpath, 'predicate')
+  if ('shouldDehydrateMutation' in v) out.shouldDehydrateMutation = hydrationRecipe(v, 'shouldDehydrateMutation', jpath, 'mutationPredicate')
+  if ('shouldRedactErrors' in v) {
+    if (v.shouldRedactErrors?.$fn !== 'const') fail(`${jpath}.shouldRedactErrors`, 'expected a const recipe')
+    out.shouldRedactErrors = hydrationRecipe(v, 'shouldRedactErrors', jpath, 'shouldRedactErrors')
+  }
+  if ('serializeData' in v) out.serializeData = hydrationRecipe(v, 'serializeData', jpath, 'transform')
+  return out
+}
+
+function decodeHydrateOptions(v, jpath, run) {
+  expectObject(v, jpath, ['queries', 'mutations', 'deserializeData'], 'hydrate options (an object)')
+  const out = {}
+  if ('queries' in v) out.queries = decodeQueryOptions(v.queries, `${jpath}.queries`, run)
+  if ('mutations' in v) out.mutations = decodeMutationOptions(v.mutations, `${jpath}.mutations`, run)
+  if ('deserializeData' in v) out.deserializeData = hydrationRecipe(v, 'deserializeData', jpath, 'transform')
+  return out
+}
+
+// The JSON a snapshot becomes: what a persister writes (promises and errors become {}).
+const snapshotJSON = (state) => JSON.parse(JSON.stringify(state))
+
+function decodeHydrationStep(run, s, names) {
+  const { op, path: p } = s
+  const a = s.args
+  run.snapshots ??= new Map()
+  if (op === 'dehydrate') {
+    expectObject(a, p, ['options'])
+    const o = 'options' in a ? decodeDehydrateOptions(a.options, `${p}.options`) : undefined
+    return () => {
+      const snapshot = run.lib.dehydrate(run.client, o)
+      if (s.as !== undefined) run.snapshots.set(s.as, snapshot)
+      return snapshotJSON(snapshot)
+    }
+  }
+  expectObject(a, p, ['state', 'from', 'options'])
+  if (('state' in a) === ('from' in a)) fail(p, 'expected exactly one of "state" and "from"')
+  if ('from' in a) {
+    if (typeof a.from !== 'string') fail(`${p}.from`, 'expected the handle of an earlier dehydrate step')
+    if (names && names.handles.get(a.from) !== 'dehydrate') fail(`${p}.from`, `expected the handle of an earlier dehydrate step; "${a.from}" is not one`)
+  }
+  const state = 'state' in a ? decodeData(a.state, `${p}.state`) : undefined
+  const o = 'options' in a ? { defaultOptions: decodeHydrateOptions(a.options, `${p}.options`, run) } : undefined
+  return () => run.lib.hydrate(run.client, 'from' in a ? run.snapshots.get(a.from) : state, o)
+}
+// ===========================================================================
 
 // ---------------------------------------------------------------------------
 // Driver

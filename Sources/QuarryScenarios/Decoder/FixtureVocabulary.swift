@@ -89,6 +89,7 @@ public enum FixtureVocabulary {
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [], "context": [], "variables": [],
     "paramPlus": ["by", "until"], "pageField": ["key"], "pluckAll": ["key"],
+    "wrap": ["key"], "mutationStateIs": ["field", "value"],
   ]
 
   /// The `queryFn` value that stands for TanStack's `skipToken`.

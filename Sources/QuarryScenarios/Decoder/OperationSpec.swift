@@ -54,6 +54,12 @@ struct OperationSpec: Sendable {
       case queryOptionsList
       /// A queries observer's options: `{combine}`, a combine recipe.
       case queriesOptions
+      /// `dehydrate`'s options (`OperationSpec+Hydration`).
+      case dehydrateOptions
+      /// `hydrate`'s options.
+      case hydrateOptions
+      /// The handle of an earlier `dehydrate` step.
+      case dehydratedHandle
     }
     var name: String
     var required: Bool
@@ -79,6 +85,7 @@ struct OperationSpec: Sendable {
 
   /// Every operation by name.
   static let all: [String: OperationSpec] = pagedOperations.merging(coreOperations) { paged, _ in paged }
+    .merging(hydrationOperations) { earlier, _ in earlier }
 
   /// The operations of queries and observers of one query.
   private static let coreOperations: [String: OperationSpec] = [

@@ -49,6 +49,8 @@ final class ScenarioSession: @unchecked Sendable {
   var callbackFunctions: [String: MutationCallback] = [:]
   /// Queries observers by name, and what their combine last produced (`ScenarioSession+Paged`).
   var queriesObservers: [String: QueriesEntry] = [:]
+  /// Snapshots by the handle of the `dehydrate` step that made them (`ScenarioSession+Hydration`).
+  var snapshots: [String: DehydratedState] = [:]
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
@@ -167,6 +169,7 @@ final class ScenarioSession: @unchecked Sendable {
         if let mutations = d["mutations"] {
           defaults.mutations = try mutationOptions(mutations, "client.defaultOptions.mutations")
         }
+        try hydrationDefaults(d, into: &defaults)
       }
       if let hooks = try reader.nested("mutationCache") {
         mutationCacheConfig = try mutationCacheConfiguration(hooks)
