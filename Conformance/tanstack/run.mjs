@@ -782,6 +782,7 @@ const OPS = {
   getQueriesOptimisticResult: { record: 'return' },
   dehydrate: { record: 'return' },
   hydrate: { record: null },
+  newClient: { record: null },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -1532,7 +1533,7 @@ class Run {
         }
       }
     }
-    if (op === 'dehydrate' || op === 'hydrate') return decodeHydrationStep(this, s, names)
+    if (op === 'dehydrate' || op === 'hydrate' || op === 'newClient') return decodeHydrationStep(this, s, names)
     throw new Error(`unhandled operation ${op}`)
   }
 
@@ -1843,7 +1844,8 @@ class Run {
     }
   }
 
-  async replay() {
+  // The scenario's client (also a `newClient` step's): the fixture's `client` configuration.
+  makeClient() {
     const { lib } = this
     const defaultOptions = this.fx.client?.defaultOptions
     const config = defaultOptions ? { defaultOptions: decodeDefaultOptions(defaultOptions, 'client.defaultOptions', this) } : {}
@@ -1868,6 +1870,7 @@ class Run {
     }
     this.client = new lib.QueryClient(config)
     this.client.mount()
+    // The runner's listeners write the current client's events.
     const unsubscribeMutations = this.client.getMutationCache().subscribe((event) => {
       const ev = { ev: 'mutationCache', type: event.type }
       if (event.mutation) ev.mutationId = event.mutation.mutationId
@@ -1881,6 +1884,14 @@ class Run {
       if (event.observer) ev.observer = this.observerNames.get(event.observer) ?? '?'
       this.emit(ev)
     })
+    this.unlisten = () => {
+      unsubscribeCache()
+      unsubscribeMutations()
+    }
+  }
+
+  async replay() {
+    this.makeClient()
     try {
       let prevAt = 0
       for (let i = 0; i < this.fx.steps.length; i++) {
@@ -1910,9 +1921,12 @@ class Run {
     } finally {
       this.tornDown = true
       for (const unsubscribe of this.cacheActors) unsubscribe()
-      unsubscribeCache()
-      unsubscribeMutations()
+      this.unlisten()
       for (const [name, { observer }] of this.observers) if (!this.mutationObservers.has(name)) observer.destroy()
+      for (const old of this.oldClients ?? []) {
+        old.clear()
+        old.unmount()
+      }
       this.client.clear()
       this.client.unmount()
       this.clock.timers.clear()
@@ -1984,6 +1998,16 @@ function decodeHydrationStep(run, s, names) {
   const { op, path: p } = s
   const a = s.args
   run.snapshots ??= new Map()
+  if (op === 'newClient') {
+    // Another client (a second process, or the app after a relaunch): the runner's listeners move
+    // to it; the old one keeps running unobserved and is cleared at teardown.
+    expectObject(a, p, [])
+    return () => {
+      run.unlisten()
+      ;(run.oldClients ??= []).push(run.client)
+      run.makeClient()
+    }
+  }
   if (op === 'dehydrate') {
     expectObject(a, p, ['options'])
     const o = 'options' in a ? decodeDehydrateOptions(a.options, `${p}.options`) : undefined

@@ -93,6 +93,7 @@ enum SampleFixtures {
         { "dehydrate": { "options": { "shouldDehydrateQuery": { "$fn": "const", "value": true }, "serializeData": { "$fn": "wrap", "key": "v" } } }, "as": "snapshot" },
         { "hydrate": { "from": "snapshot", "options": { "deserializeData": { "$fn": "pluck", "key": "v" } } } },
         { "hydrate": { "state": { "queries": [], "mutations": [] } } },
+        { "newClient": {} },
         { "setFocused": { "focused": false } },
         { "setOnline": { "online": true } },
         { "unsubscribe": { "observer": "o" } },

@@ -14,6 +14,7 @@ extension OperationSpec {
         arg("options", .hydrateOptions, required: false),
       ]),
       records: .nothing, exactlyOne: [["state", "from"]]),
+    "newClient": OperationSpec(shape: .members([]), records: .nothing),
   ]
 
   /// The recipes each hydration option takes.

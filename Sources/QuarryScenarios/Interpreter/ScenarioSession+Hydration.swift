@@ -13,6 +13,15 @@ extension ScenarioSession {
       let snapshot = dehydrate(client, options: options)
       if let handle = step.handle { snapshots[handle] = snapshot }
       returned(try snapshot.json(), handle: step.handle)
+    case "newClient":
+      // Another client with the fixture's configuration, in the current one's environment (Swift's
+      // focus and online managers are per client; TanStack's are global).
+      let old = client!
+      unlisten()
+      oldClients.append(old)
+      try makeClient()
+      client.focusManager.setFocused(old.focusManager.isFocused)
+      client.onlineManager.setOnline(old.onlineManager.isOnline)
     case "hydrate":
       let options = try a["options"].map { try hydrateOptions($0, "\(p).options") }
       if a.has("from") {

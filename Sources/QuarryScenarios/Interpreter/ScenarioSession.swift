@@ -51,6 +51,10 @@ final class ScenarioSession: @unchecked Sendable {
   var queriesObservers: [String: QueriesEntry] = [:]
   /// Snapshots by the handle of the `dehydrate` step that made them (`ScenarioSession+Hydration`).
   var snapshots: [String: DehydratedState] = [:]
+  /// Clients replaced by `newClient` steps, cleared at teardown.
+  var oldClients: [QueryClient] = []
+  /// Removes the runner's listeners from the current client.
+  var unlisten: () -> Void = {}
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
@@ -157,7 +161,9 @@ final class ScenarioSession: @unchecked Sendable {
     return ScenarioRun(trace: trace, failures: failures)
   }
 
-  private func replay() throws {
+  /// Creates the scenario's client (also a `newClient` step's) from the fixture's `client`, with
+  /// the runner's cache listeners on it.
+  func makeClient() throws {
     var defaults = DefaultOptions()
     var mutationCacheConfig = MutationCache.Config()
     if let client = scenario.client {
@@ -194,13 +200,24 @@ final class ScenarioSession: @unchecked Sendable {
       if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? constructingObserver ?? "?") }
       emit(ev)
     }
+    unlisten = {
+      unsubscribeCache()
+      unsubscribeMutations()
+    }
+  }
+
+  private func replay() throws {
+    try makeClient()
     defer {
       isTornDown = true
       for unsubscribe in cacheActors { unsubscribe() }
-      unsubscribeCache()
-      unsubscribeMutations()
+      unlisten()
       for entry in observers.values { entry.observer.destroy() }
       for entry in queriesObservers.values { entry.observer.destroy() }
+      for old in oldClients {
+        old.clear()
+        old.unmount()
+      }
       client.clear()
       client.unmount()
     }
