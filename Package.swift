@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Quarry", targets: ["Quarry"]),
     .library(name: "QuarryScenarios", targets: ["QuarryScenarios"]),
     .library(name: "QuarryLive", targets: ["QuarryLive"]),
+    .library(name: "QuarryPersist", targets: ["QuarryPersist"]),
     .executable(name: "scenario-runner", targets: ["scenario-runner"]),
   ],
   targets: [
@@ -17,11 +18,16 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Live queries over a local store: controller, diff, updates stream, in-memory and SQLite stores.
     .target(name: "QuarryLive", dependencies: ["Quarry", "CSQLite"]),
+    // The cache across relaunches: persisters, file and SQLite storages.
+    .target(name: "QuarryPersist", dependencies: ["Quarry", "CSQLite"]),
+    // Writes snapshots in a loop for Scripts/crash-test.sh (killed with SIGKILL, then checked).
+    .executableTarget(name: "quarry-crash-writer", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryTests", dependencies: ["Quarry"]),
+    .testTarget(name: "QuarryPersistTests", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
     .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
-    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryScenarios", "QuarryLive"]),
+    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryScenarios", "QuarryLive", "QuarryPersist"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -71,3 +71,11 @@ private struct EncodableBox: Encodable, @unchecked Sendable {
   let value: any Encodable
   func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
+
+/// `value` decoded into `T` when it is JSON (restored or hydrated data) and `T` is `Decodable`.
+func decodedFromJSON<T>(_ value: any Sendable, as type: T.Type) -> T? {
+  guard let json = value as? JSONValue, let decodable = T.self as? any Decodable.Type,
+    let data = try? JSONEncoder().encode(json)
+  else { return nil }
+  return (try? JSONDecoder().decode(decodable, from: data)) as? T
+}
