@@ -44,7 +44,7 @@ public final class InMemoryStorage: PersistStorage, @unchecked Sendable {
   private let lock = NSLock()
   private var items: [String: Data] = [:]
   private var order: [String] = []
-  /// The most bytes all values may take together; a write past it throws
+  /// The most bytes all keys and values may take together; a write past it throws
   /// ``PersistStorageError/full(_:)`` and changes nothing.
   public let quota: Int?
 
@@ -58,8 +58,10 @@ public final class InMemoryStorage: PersistStorage, @unchecked Sendable {
   public func setItem(_ key: String, _ value: Data) throws {
     try lock.withLock {
       if let quota {
-        let others = items.filter { $0.key != key }.values.reduce(0) { $0 + $1.count }
-        if others + value.count > quota { throw PersistStorageError.full("\(others + value.count) bytes > quota \(quota)") }
+        // Keys count too, as in TanStack's storage-full test.
+        let others = items.filter { $0.key != key }.reduce(0) { $0 + $1.key.utf8.count + $1.value.count }
+        let total = others + key.utf8.count + value.count
+        if total > quota { throw PersistStorageError.full("\(total) bytes > quota \(quota)") }
       }
       if items[key] == nil { order.append(key) }
       items[key] = value
