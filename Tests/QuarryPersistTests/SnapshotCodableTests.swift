@@ -1,0 +1,58 @@
+import Foundation
+import Quarry
+@testable import QuarryPersist
+import Testing
+
+/// The snapshot is data: `Codable`, in TanStack's JSON shape, readable both ways.
+@Suite struct SnapshotCodableTests {
+  struct Todo: Codable, Equatable, Sendable {
+    var id: Int
+    var title: String
+  }
+
+  @Test func encodableDataRoundTripsAndReadsBackTyped() throws {
+    let scheduler = VirtualScheduler()
+    scheduler.advance(to: 5)
+    let client = QueryClient(scheduler: scheduler)
+    _ = client.setQueryData(["todos"], value: [Todo(id: 1, title: "milk")])
+    let json = try JSONEncoder().encode(dehydrate(client))
+    let decoded = try JSONDecoder().decode(DehydratedState.self, from: json)
+    let restored = QueryClient(scheduler: scheduler)
+    hydrate(restored, decoded)
+    #expect(try restored.getQueryData(["todos"], as: [Todo].self) == [Todo(id: 1, title: "milk")])
+    #expect(restored.getQueryState(["todos"])?.dataUpdatedAt == 5)
+    #expect(throws: QuarryError.self) { try restored.getQueryData(["todos"], as: Int.self) }
+  }
+
+  // The JSON TanStack's hydration-001 trace recorded (`dehydrate` on 5.102.0) hydrates in Quarry.
+  @Test func tanstackSnapshotHydrates() throws {
+    let text = #"{"mutations":[{"mutationKey":["add"],"state":{"context":{"optimistic":1},"error":null,"failureCount":0,"failureReason":null,"isPaused":true,"status":"pending","submittedAt":3,"variables":{"text":"t"}}}],"queries":[{"dehydratedAt":20,"queryHash":"[\"string\"]","queryKey":["string"],"state":{"data":"string","dataUpdateCount":1,"dataUpdatedAt":10,"error":null,"errorUpdateCount":0,"errorUpdatedAt":0,"fetchFailureCount":0,"fetchFailureReason":null,"fetchMeta":null,"fetchStatus":"idle","isInvalidated":false,"status":"success"}}]}"#
+    let decoded = try JSONDecoder().decode(DehydratedState.self, from: Data(text.utf8))
+    let client = QueryClient(scheduler: VirtualScheduler())
+    hydrate(client, decoded)
+    #expect(client.getQueryData(["string"]) as? JSONValue == "string")
+    let mutation = try #require(client.mutationCache.getAll().first)
+    #expect(mutation.state.isPaused)
+    #expect(mutation.state.context as? JSONValue == ["optimistic": 1])
+    // And back: the same JSON (keys sorted).
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let again = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(dehydrate(client, options: DehydrateOptions(shouldDehydrateMutation: { _ in true }))))
+    #expect(again["queries"]?.arrayValue?.first?["state"] == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))["queries"]?.arrayValue?.first?["state"])
+  }
+
+  @Test func dataThatCannotBeWrittenIsReported() throws {
+    struct Opaque: Sendable {}
+    let scheduler = VirtualScheduler()
+    scheduler.advance(to: 1)
+    let client = QueryClient(scheduler: scheduler)
+    _ = client.setQueryData(["opaque"], value: Opaque())
+    #expect(throws: HydrationError.notEncodable(type: "Opaque")) { try JSONEncoder().encode(dehydrate(client)) }
+    let errors = Locked<[String]>([])
+    let persister = StoragePersister(storage: InMemoryStorage(), scheduler: scheduler, onError: { error in errors.withLock { $0.append("\(error)") } })
+    persistQueryClientSave(client, PersistQueryClientOptions(persister: persister))
+    scheduler.runUntilIdle()
+    #expect(errors.current.count == 1)
+    #expect(try persister.restoreClient() == nil)
+  }
+}
