@@ -58,7 +58,7 @@ public enum RefetchOnRestore: Sendable, Equatable {
 /// restored and it refetches per ``RefetchOnRestore``. After a fetch the query is stored.
 ///
 /// ```swift
-/// let persister = QueryPersister(storage: try FileStorage(directory: cachesURL))
+/// let persister = QueryPersister(storage: try FileStorage(directory: cachesDirectory))
 /// var todos = QueryOptions(queryKey: ["todos"])
 /// todos.queryFn = persister.queryFn(.fn { _ in try await api.todos() })
 /// ```

@@ -5,6 +5,7 @@ import Quarry
 /// (TanStack's `removeOldestQuery`).
 ///
 /// ```swift
+/// let storage = InMemoryStorage(quota: 5_000_000)   // like a browser's localStorage
 /// let persister = StoragePersister(storage: storage, scheduler: client.scheduler, retry: removeOldestQuery)
 /// ```
 @Sendable public func removeOldestQuery(_ input: StoragePersister.RetryInput) -> PersistedClient? {

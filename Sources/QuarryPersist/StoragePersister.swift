@@ -7,7 +7,7 @@ import Quarry
 /// storage refuses (``removeOldestQuery``).
 ///
 /// ```swift
-/// let persister = StoragePersister(storage: try FileStorage(directory: cachesURL), scheduler: client.scheduler)
+/// let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
 /// ```
 public final class StoragePersister: Persister, @unchecked Sendable {
   // Safe: all stored properties are constants; `throttle` guards its own state.

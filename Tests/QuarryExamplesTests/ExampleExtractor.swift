@@ -75,6 +75,7 @@ enum ExampleExtractor {
       import Foundation
       import Quarry
       import QuarryLive
+      import QuarryPersist
       import QuarryScenarios
 
       """

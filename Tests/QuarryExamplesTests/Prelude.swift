@@ -27,3 +27,5 @@ struct ExampleAPI: Sendable {
 let api = ExampleAPI()
 let client = QueryClient(scheduler: VirtualScheduler())
 let newTodo = Todo(id: 2, title: "buy milk")
+/// Where the persistence examples store the cache.
+let cachesDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-examples-cache")

@@ -3,7 +3,9 @@
 /// overwritten when the snapshot's data is strictly newer than the cached data.
 ///
 /// ```swift
-/// hydrate(client, snapshot)   // e.g. decoded from a file written at the last launch
+/// let snapshot = dehydrate(client)   // or decoded from a file written at the last launch
+/// let restored = QueryClient()
+/// hydrate(restored, snapshot)
 /// ```
 ///
 /// - A query already cached keeps its state unless the snapshot's `dataUpdatedAt` is newer; an
