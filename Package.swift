@@ -12,7 +12,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "Quarry"),
-    .target(name: "QuarryScenarios", dependencies: ["Quarry"]),
+    .target(name: "QuarryScenarios", dependencies: ["Quarry", "QuarryPersist"]),
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
     // The system SQLite (Apple SDKs ship it; Debian: libsqlite3-dev) for QuarryLive's SQLiteStore.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),

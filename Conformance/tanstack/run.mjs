@@ -783,6 +783,9 @@ const OPS = {
   dehydrate: { record: 'return' },
   hydrate: { record: null },
   newClient: { record: null },
+  setStorage: { record: null },
+  persistClient: { record: 'settle' },
+  unpersist: { record: null },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -1533,7 +1536,7 @@ class Run {
         }
       }
     }
-    if (op === 'dehydrate' || op === 'hydrate' || op === 'newClient') return decodeHydrationStep(this, s, names)
+    if (['dehydrate', 'hydrate', 'newClient', 'setStorage', 'persistClient', 'unpersist'].includes(op)) return decodeHydrationStep(this, s, names)
     throw new Error(`unhandled operation ${op}`)
   }
 
@@ -1994,9 +1997,98 @@ function decodeHydrateOptions(v, jpath, run) {
 // The JSON a snapshot becomes: what a persister writes (promises and errors become {}).
 const snapshotJSON = (state) => JSON.parse(JSON.stringify(state))
 
+// TanStack's persisters (query-persist-client-core, query-async-storage-persister 5.102.0): from
+// node_modules, or TANSTACK_QUERY_PERSIST, an ES module of both whose @tanstack/query-core import
+// is the very module TANSTACK_QUERY_CORE names (one timeoutManager). Loaded when present.
+let persistLib
+async function loadPersist() {
+  const override = process.env.TANSTACK_QUERY_PERSIST
+  try {
+    if (override) return await import(pathToFileURL(path.resolve(override)).href)
+    const core = await import('@tanstack/query-persist-client-core')
+    const storage = await import('@tanstack/query-async-storage-persister')
+    return { ...core, ...storage }
+  } catch {
+    return undefined
+  }
+}
+
+// The scenario's storage: one map shared by every client (it outlives a `newClient`), with
+// TanStack's storage-full rule (keys and values count, in characters). Writes are traced.
+function scenarioStorage(run) {
+  run.persistStorage ??= {
+    quota: undefined,
+    items: new Map(),
+    getItem(key) {
+      return Promise.resolve(this.items.get(key) ?? null)
+    },
+    setItem(key, value) {
+      if (this.quota !== undefined) {
+        let size = 0
+        for (const [k, v] of this.items) if (k !== key) size += k.length + v.length
+        if (size + key.length + value.length > this.quota) {
+          run.emit({ ev: 'storage', op: 'setItem', key, refused: true })
+          return Promise.reject(new Error('quota exceeded'))
+        }
+      }
+      this.items.set(key, value)
+      run.emit({ ev: 'storage', op: 'setItem', key, value: JSON.parse(value) })
+      return Promise.resolve()
+    },
+    removeItem(key) {
+      this.items.delete(key)
+      run.emit({ ev: 'storage', op: 'removeItem', key })
+      return Promise.resolve()
+    },
+  }
+  return run.persistStorage
+}
+
+function decodePersistStep(run, s) {
+  const { op, path: p } = s
+  const a = s.args
+  if (op === 'setStorage') {
+    expectObject(a, p, ['quota', 'items'])
+    if ('quota' in a && !(isInt(a.quota) && a.quota >= 0)) fail(`${p}.quota`, 'expected a whole number ≥ 0')
+    if ('items' in a) expectObject(a.items, `${p}.items`, null, 'an object of stored values')
+    return () => {
+      const storage = scenarioStorage(run)
+      if ('quota' in a) storage.quota = a.quota
+      for (const [key, value] of Object.entries(a.items ?? {})) storage.items.set(key, JSON.stringify(value))
+    }
+  }
+  if (op === 'unpersist') {
+    expectObject(a, p, [])
+    return () => run.unpersist?.()
+  }
+  expectObject(a, p, ['throttleTime', 'maxAge', 'buster', 'retry', 'dehydrateOptions'])
+  for (const k of ['throttleTime', 'maxAge']) if (k in a && !(typeof a[k] === 'number' && a[k] >= 0)) fail(`${p}.${k}`, 'expected a number ≥ 0')
+  if ('buster' in a && typeof a.buster !== 'string') fail(`${p}.buster`, 'expected a string')
+  if ('retry' in a && a.retry !== 'removeOldestQuery') fail(`${p}.retry`, 'expected "removeOldestQuery"')
+  const dehydrateOptions = 'dehydrateOptions' in a ? decodeDehydrateOptions(a.dehydrateOptions, `${p}.dehydrateOptions`) : undefined
+  return () => {
+    if (!persistLib) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
+    const persister = persistLib.createAsyncStoragePersister({
+      storage: scenarioStorage(run),
+      ...('throttleTime' in a && { throttleTime: a.throttleTime }),
+      ...('retry' in a && { retry: persistLib.removeOldestQuery }),
+    })
+    const [unsubscribe, restored] = persistLib.persistQueryClient({
+      queryClient: run.client,
+      persister,
+      ...('maxAge' in a && { maxAge: a.maxAge }),
+      ...('buster' in a && { buster: a.buster }),
+      ...(dehydrateOptions && { dehydrateOptions }),
+    })
+    run.unpersist = unsubscribe
+    return restored
+  }
+}
+
 function decodeHydrationStep(run, s, names) {
   const { op, path: p } = s
   const a = s.args
+  if (['setStorage', 'persistClient', 'unpersist'].includes(op)) return decodePersistStep(run, s)
   run.snapshots ??= new Map()
   if (op === 'newClient') {
     // Another client (a second process, or the app after a relaunch): the runner's listeners move
@@ -2127,6 +2219,7 @@ async function main() {
     process.exit(1)
   }
   setUpGlobals(lib)
+  persistLib = await loadPersist()
   const match = filterMatcher(opts.filters)
   const fixtures = listFixtures(opts.specs).filter((f) => match(f.id))
   for (const dir of opts.traceDirs) fs.mkdirSync(dir, { recursive: true })

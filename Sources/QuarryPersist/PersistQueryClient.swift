@@ -43,29 +43,30 @@ public func persistQueryClientRestore(_ client: QueryClient, _ options: PersistQ
 }
 
 /// Saves a snapshot of `client` (TanStack's `persistQueryClientSave`): `{buster, timestamp: now,
-/// clientState: dehydrate(client)}`, taken when the persister writes.
+/// clientState: dehydrate(client)}`, through the persister's throttle. A snapshot that cannot be
+/// written (data neither `JSONValue`, `InfiniteData` nor `Encodable`) fails when serialized,
+/// which the persister reports to its `onError`.
 public func persistQueryClientSave(_ client: QueryClient, _ options: PersistQueryClientOptions) {
-  let buster = options.buster
-  let dehydrateOptions = options.dehydrateOptions
-  let weakClient = WeakClient(client)
-  options.persister.persistClient {
-    guard let client = weakClient.client else { throw CancellationError() }
-    return PersistedClient(timestamp: client.scheduler.now(), buster: buster, clientState: dehydrate(client, options: dehydrateOptions))
-  }
+  options.persister.persistClient(PersistedClient(
+    timestamp: client.scheduler.now(), buster: options.buster, clientState: dehydrate(client, options: options.dehydrateOptions)))
 }
 
 /// Saves `client` after every change to its caches: query or mutation `added`, `removed` and
 /// `updated` events, never observer events (TanStack's `persistQueryClientSubscribe`). Returns
 /// the function that stops it.
 ///
-/// The save is started from a scheduler job (not inside the listener), so the dehydration and
-/// the write run on the scheduler's queue in production and at the same virtual time in tests.
+/// The save runs in a scheduler job after the change (a listener sees an operation's end
+/// state, so one job saves every change an operation made): dehydration and the write run on the
+/// scheduler's queue in production and at the same virtual time in tests.
 public func persistQueryClientSubscribe(_ client: QueryClient, _ options: PersistQueryClientOptions) -> @Sendable () -> Void {
   let scheduler = client.scheduler
   let weakClient = WeakClient(client)
+  let job = SaveJob()
   let save: @Sendable () -> Void = {
+    guard job.request() else { return }  // one save job at a time: it sees every change before it
     scheduler.enqueue {
-      guard let client = weakClient.client else { return }
+      job.started()
+      guard !job.isStopped, let client = weakClient.client else { return }
       persistQueryClientSave(client, options)
     }
   }
@@ -77,9 +78,29 @@ public func persistQueryClientSubscribe(_ client: QueryClient, _ options: Persis
     if cacheEvents.contains(event.type) { save() }
   }
   return {
+    job.stop()
     unsubscribeQueries()
     unsubscribeMutations()
   }
+}
+
+/// Whether a save job is queued, and whether saving stopped.
+private final class SaveJob: @unchecked Sendable {
+  // Safe: both flags are only touched while `lock` is held.
+  private let lock = NSLock()
+  private var queued = false
+  private var stopped = false
+  /// Whether a new job must be queued.
+  func request() -> Bool {
+    lock.withLock {
+      if queued || stopped { return false }
+      queued = true
+      return true
+    }
+  }
+  func started() { lock.withLock { queued = false } }
+  func stop() { lock.withLock { stopped = true } }
+  var isStopped: Bool { lock.withLock { stopped } }
 }
 
 /// A weak reference to a client, for closures that must not keep it alive.

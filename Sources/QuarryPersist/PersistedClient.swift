@@ -32,7 +32,7 @@ public struct PersistedClient: Sendable, Codable {
   /// The JSON text a storage persister writes (TanStack's `JSON.stringify`).
   public func jsonData() throws -> Data {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(self)
   }
 

@@ -29,7 +29,7 @@ public final class StoragePersister: Persister, @unchecked Sendable {
   private let deserialize: @Sendable (Data) throws -> PersistedClient
   private let retry: (@Sendable (RetryInput) -> PersistedClient?)?
   private let onError: (@Sendable (any Error) -> Void)?
-  private var throttle: AsyncThrottle<@Sendable () throws -> PersistedClient>!
+  private var throttle: AsyncThrottle<PersistedClient>!
 
   /// Creates a persister. `scheduler` is the client's (`client.scheduler`): its clock throttles
   /// the saves. `onError` hears of every failed write and snapshot (they are otherwise
@@ -50,28 +50,22 @@ public final class StoragePersister: Persister, @unchecked Sendable {
     self.deserialize = deserialize
     self.retry = retry
     self.onError = onError
-    throttle = AsyncThrottle(interval: throttleTime, scheduler: scheduler) { [unowned self] snapshot, done in
-      save(snapshot)
+    throttle = AsyncThrottle(interval: throttleTime, scheduler: scheduler) { [unowned self] client, done in
+      save(client)
       done()
     }
   }
 
   /// Saves through the throttle.
-  public func persistClient(_ snapshot: @escaping @Sendable () throws -> PersistedClient) {
-    throttle(snapshot)
+  public func persistClient(_ client: PersistedClient) {
+    throttle(client)
   }
 
   /// TanStack's save loop: write; on failure ask `retry` for a smaller snapshot until it gives
   /// none (then nothing is written and the old value stays).
-  private func save(_ snapshot: () throws -> PersistedClient) {
-    var client: PersistedClient?
-    do {
-      client = try snapshot()
-    } catch {
-      onError?(error)
-      return
-    }
-    var error = trySave(client!)
+  private func save(_ snapshot: PersistedClient) {
+    var client: PersistedClient? = snapshot
+    var error = trySave(snapshot)
     var errorCount = 0
     while let failure = error, let failed = client {
       onError?(failure)

@@ -15,6 +15,19 @@ extension OperationSpec {
       ]),
       records: .nothing, exactlyOne: [["state", "from"]]),
     "newClient": OperationSpec(shape: .members([]), records: .nothing),
+    "setStorage": OperationSpec(
+      shape: .members([arg("quota", .value(.integer(min: 0)), required: false), arg("items", .value(.dataObject), required: false)]),
+      records: .nothing),
+    "persistClient": OperationSpec(
+      shape: .members([
+        arg("throttleTime", .value(.milliseconds), required: false),
+        arg("maxAge", .value(.milliseconds), required: false),
+        arg("buster", .value(.string), required: false),
+        arg("retry", .value(.literal("removeOldestQuery")), required: false),
+        arg("dehydrateOptions", .dehydrateOptions, required: false),
+      ]),
+      records: .settle),
+    "unpersist": OperationSpec(shape: .members([]), records: .nothing),
   ]
 
   /// The recipes each hydration option takes.

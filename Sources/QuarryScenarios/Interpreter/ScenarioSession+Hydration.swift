@@ -13,6 +13,8 @@ extension ScenarioSession {
       let snapshot = dehydrate(client, options: options)
       if let handle = step.handle { snapshots[handle] = snapshot }
       returned(try snapshot.json(), handle: step.handle)
+    case "setStorage", "persistClient", "unpersist":
+      try performPersist(step, a)
     case "newClient":
       // Another client with the fixture's configuration, in the current one's environment (Swift's
       // focus and online managers are per client; TanStack's are global).
@@ -41,7 +43,7 @@ extension ScenarioSession {
     if let o = d["hydrate"] { defaults.hydrate = try hydrateOptions(o, "client.defaultOptions.hydrate") }
   }
 
-  private func dehydrateOptions(_ value: JSONValue?, _ path: String) throws -> DehydrateOptions {
+  func dehydrateOptions(_ value: JSONValue?, _ path: String) throws -> DehydrateOptions {
     var options = DehydrateOptions()
     guard case .object(let o)? = value else { return options }
     if let r = recipe(o["shouldDehydrateQuery"]) {

@@ -51,6 +51,8 @@ final class ScenarioSession: @unchecked Sendable {
   var queriesObservers: [String: QueriesEntry] = [:]
   /// Snapshots by the handle of the `dehydrate` step that made them (`ScenarioSession+Hydration`).
   var snapshots: [String: DehydratedState] = [:]
+  /// The scenario's storage and persistence (`ScenarioSession+Persist`).
+  var persist = PersistSession()
   /// Clients replaced by `newClient` steps, cleared at teardown.
   var oldClients: [QueryClient] = []
   /// Removes the runner's listeners from the current client.
@@ -210,6 +212,7 @@ final class ScenarioSession: @unchecked Sendable {
     try makeClient()
     defer {
       isTornDown = true
+      persist.persistence?.unsubscribe()
       for unsubscribe in cacheActors { unsubscribe() }
       unlisten()
       for entry in observers.values { entry.observer.destroy() }
