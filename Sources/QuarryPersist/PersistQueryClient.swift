@@ -13,10 +13,17 @@ public struct PersistQueryClientOptions: Sendable {
   public var hydrateOptions: HydrateOptions?
   /// Passed to `dehydrate` on save (which queries and mutations are kept).
   public var dehydrateOptions: DehydrateOptions
+  /// The Swift types of restored data; queries that no longer decode are dropped.
+  public var types: PersistedTypes
+  /// Hears of restored queries dropped because their data no longer decodes
+  /// (``UndecodableQueryError``).
+  public var onRestoreError: (@Sendable (any Error) -> Void)?
 
   /// Creates options with TanStack's defaults.
-  public init(persister: any Persister, maxAge: Double = 1000 * 60 * 60 * 24, buster: String = "", hydrateOptions: HydrateOptions? = nil, dehydrateOptions: DehydrateOptions = DehydrateOptions()) {
+  public init(persister: any Persister, maxAge: Double = 1000 * 60 * 60 * 24, buster: String = "", hydrateOptions: HydrateOptions? = nil, dehydrateOptions: DehydrateOptions = DehydrateOptions(), types: PersistedTypes = PersistedTypes(), onRestoreError: (@Sendable (any Error) -> Void)? = nil) {
     self.persister = persister
+    self.types = types
+    self.onRestoreError = onRestoreError
     self.maxAge = maxAge
     self.buster = buster
     self.hydrateOptions = hydrateOptions
@@ -27,7 +34,8 @@ public struct PersistQueryClientOptions: Sendable {
 /// Restores the stored snapshot into `client` (TanStack's `persistQueryClientRestore`): nothing
 /// stored does nothing; a snapshot without a timestamp, older than `maxAge` (strictly) or with
 /// another buster is removed, not hydrated; any error removes the stored snapshot and is rethrown
-/// (if removing fails too, that error is thrown).
+/// (if removing fails too, that error is thrown). Queries whose data no longer decodes into
+/// their registered ``PersistedTypes`` type are left out and reported to `onRestoreError`.
 public func persistQueryClientRestore(_ client: QueryClient, _ options: PersistQueryClientOptions) throws {
   do {
     guard let persisted = try options.persister.restoreClient() else { return }
@@ -35,7 +43,8 @@ public func persistQueryClientRestore(_ client: QueryClient, _ options: PersistQ
     let expired = client.scheduler.now() - persisted.timestamp > options.maxAge
     let busted = persisted.buster != options.buster
     if expired || busted { return try options.persister.removeClient() }
-    hydrate(client, persisted.clientState, options: options.hydrateOptions)
+    let state = options.types.decode(persisted.clientState) { options.onRestoreError?($0) }
+    hydrate(client, state, options: options.hydrateOptions)
   } catch {
     try options.persister.removeClient()
     throw error

@@ -79,7 +79,7 @@ import QuarryScenarios
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:161
+// README.md:164
 @MainActor @Sendable func example6() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
@@ -473,8 +473,14 @@ import QuarryScenarios
   print(controller.results.map(\.text))  // ["milk"]
 }
 
-// Sources/QuarryPersist/QueryClientPersistence.swift:8
+// Sources/QuarryPersist/PersistedTypes.swift:9
 @MainActor @Sendable func example51() async throws {
+  var types = PersistedTypes()
+  types.register([Todo].self, for: ["todos"])   // ["todos"] and every key it prefixes
+}
+
+// Sources/QuarryPersist/QueryClientPersistence.swift:8
+@MainActor @Sendable func example52() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(
     persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
@@ -482,35 +488,35 @@ import QuarryScenarios
 }
 
 // Sources/QuarryPersist/QueryPersister.swift:60
-@MainActor @Sendable func example52() async throws {
+@MainActor @Sendable func example53() async throws {
   let persister = QueryPersister(storage: try FileStorage(directory: cachesDirectory))
   var todos = QueryOptions(queryKey: ["todos"])
   todos.queryFn = persister.queryFn(.fn { _ in try await api.todos() })
 }
 
 // Sources/QuarryPersist/RemoveOldestQuery.swift:7
-@MainActor @Sendable func example53() async throws {
+@MainActor @Sendable func example54() async throws {
   let storage = InMemoryStorage(quota: 5_000_000)   // like a browser's localStorage
   let persister = StoragePersister(storage: storage, scheduler: client.scheduler, retry: removeOldestQuery)
 }
 
 // Sources/QuarryPersist/StoragePersister.swift:9
-@MainActor @Sendable func example54() async throws {
+@MainActor @Sendable func example55() async throws {
   let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:6
-@MainActor @Sendable func example55() async throws {
+@MainActor @Sendable func example56() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:6
-@MainActor @Sendable func example56() async throws {
+@MainActor @Sendable func example57() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:6
-@MainActor @Sendable func example57() async throws {
+@MainActor @Sendable func example58() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }

@@ -56,3 +56,38 @@ import Testing
     #expect(try persister.restoreClient() == nil)
   }
 }
+
+/// Registered types: restored data is typed, and data of a changed type is dropped and reported.
+@Suite struct PersistedTypesTests {
+  struct Todo: Codable, Equatable, Sendable {
+    var id: Int
+    var title: String
+  }
+
+  @Test func restoredDataIsTypedAndUndecodableQueriesAreDropped() throws {
+    let scheduler = VirtualScheduler()
+    scheduler.advance(to: 10)
+    let storage = InMemoryStorage()
+    let persister = StoragePersister(storage: storage, scheduler: scheduler)
+    let stored = PersistedClient(timestamp: 5, buster: "", clientState: try snapshot([
+      ("todos", [["id": 1, "title": "milk"]], 5),
+      ("user", ["name": "Ada"], 5),   // the app's User type now needs an id: no longer decodes
+      ("other", "kept as JSON", 5),
+    ]))
+    try storage.setItem(persister.key, stored.jsonData())
+    struct User: Codable, Sendable { var id: Int; var name: String }
+    var types = PersistedTypes()
+    types.register([Todo].self, for: ["todos"])
+    types.register(User.self, for: ["user"])
+    let errors = Locked<[String]>([])
+    let client = QueryClient(scheduler: scheduler)
+    try persistQueryClientRestore(client, PersistQueryClientOptions(persister: persister, types: types, onRestoreError: { error in
+      errors.withLock { $0.append("\(error)") }
+    }))
+    #expect(client.getQueryData(["todos"]) as? [Todo] == [Todo(id: 1, title: "milk")])
+    #expect(client.getQueryData(["user"]) == nil)
+    #expect(client.getQueryData(["other"]) as? JSONValue == "kept as JSON")
+    #expect(errors.current.count == 1)
+    #expect(errors.current.first?.contains(#"["user"]"#) == true)
+  }
+}
