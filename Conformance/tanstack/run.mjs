@@ -2044,6 +2044,19 @@ function scenarioStorage(run) {
   return run.persistStorage
 }
 
+// The per-query persister, a query option: `{refetchOnRestore?, maxAge?, buster?}` gives
+// TanStack's `persister` option, experimental_createQueryPersister over the scenario's storage.
+QUERY_OPTIONS.persister = (v, p) => {
+  expectObject(v, p, ['refetchOnRestore', 'maxAge', 'buster'], 'per-query persister options (an object)')
+  if ('refetchOnRestore' in v && typeof v.refetchOnRestore !== 'boolean' && v.refetchOnRestore !== 'always') fail(`${p}.refetchOnRestore`, 'expected a boolean or "always"')
+  if ('maxAge' in v && !(typeof v.maxAge === 'number' && v.maxAge >= 0)) fail(`${p}.maxAge`, 'expected a number ≥ 0')
+  if ('buster' in v && typeof v.buster !== 'string') fail(`${p}.buster`, 'expected a string')
+  return (queryFn, context, query) => {
+    if (!persistLib) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
+    return persistLib.experimental_createQueryPersister({ storage: scenarioStorage(activeRun), ...v }).persisterFn(queryFn, context, query)
+  }
+}
+
 function decodePersistStep(run, s) {
   const { op, path: p } = s
   const a = s.args

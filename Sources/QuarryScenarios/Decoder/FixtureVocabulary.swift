@@ -12,7 +12,7 @@ public enum FixtureVocabulary {
     "placeholderData", "initialData", "initialDataUpdatedAt", "refetchOnMount",
     "refetchOnWindowFocus", "refetchOnReconnect", "refetchInterval", "refetchIntervalInBackground",
     "notifyOnChangeProps", "structuralSharing", "networkMode", "meta", "retryOnMount",
-    "queryHash", "queryKeyHashFn",
+    "queryHash", "queryKeyHashFn", "persister",
   ] + infiniteQueryOptions
 
   /// The infinite-query option names (`pages` is `fetchInfiniteQuery`'s).

@@ -30,6 +30,9 @@ extension OperationSpec {
     "unpersist": OperationSpec(shape: .members([]), records: .nothing),
   ]
 
+  /// The per-query persister option (`{refetchOnRestore?, maxAge?, buster?}`, checked when decoded).
+  static let persisterOptionRules: [String: ValueRule] = ["persister": .oneOf([.dataObject, .undefined])]
+
   /// The recipes each hydration option takes.
   static let hydrationOptionRules: [String: ValueRule] = [
     "shouldDehydrateQuery": .recipes(["keyIncludes", "stateIs", "const"]),

@@ -207,7 +207,7 @@ struct OperationSpec: Sendable {
       "retryOnMount": .oneOf([.bool, .undefined]),
       "queryHash": .oneOf([.string, .undefined]),
       "queryKeyHashFn": .oneOf([.recipes(["joinKey"]), .undefined]),
-    ].merging(infiniteOptionRules) { core, _ in core }
+    ].merging(infiniteOptionRules) { core, _ in core }.merging(persisterOptionRules) { core, _ in core }
   }()
 
   /// The rule for each mutation option's value (function and callback names are checked by name).

@@ -19,6 +19,26 @@ extension ScenarioSession {
     return storage
   }
 
+  /// `queryFn` wrapped by a `QueryPersister` over the scenario's storage (the `persister` query
+  /// option: TanStack's `experimental_createQueryPersister(...).persisterFn`).
+  func persistedQueryFn(_ queryFn: QueryFnOption?, _ config: JSONValue, _ path: String) throws -> QueryFnOption {
+    guard case .object(let o) = config else { throw decoder.fail(path, "expected {refetchOnRestore?, maxAge?, buster?}") }
+    var refetch = RefetchOnRestore.ifStale
+    var maxAge = 1000.0 * 60 * 60 * 24
+    var buster = ""
+    for (name, value) in o {
+      switch (name, value) {
+      case ("refetchOnRestore", .bool(let b)): refetch = b ? .ifStale : .never
+      case ("refetchOnRestore", .string("always")): refetch = .always
+      case ("maxAge", .number(let n)) where n >= 0: maxAge = n
+      case ("buster", .string(let s)): buster = s
+      default: throw decoder.fail("\(path).\(name)", "refetchOnRestore (a boolean or \"always\"), maxAge (a number ≥ 0) or buster (a string)")
+      }
+    }
+    let persister = QueryPersister(storage: scenarioStorage(), buster: buster, maxAge: maxAge, refetchOnRestore: refetch)
+    return persister.queryFn(queryFn ?? .skipToken)
+  }
+
   func performPersist(_ step: Step, _ a: ArgumentReader) throws {
     switch step.operation {
     case "setStorage":

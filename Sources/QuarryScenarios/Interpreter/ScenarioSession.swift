@@ -60,7 +60,11 @@ final class ScenarioSession: @unchecked Sendable {
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
-  lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
+  lazy var decoder: OptionsDecoder = {
+    var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
+    decoder.persisted = { [unowned self] queryFn, config, path in try persistedQueryFn(queryFn, config, path) }
+    return decoder
+  }()
 
   init(_ scenario: Scenario) {
     self.scenario = scenario
