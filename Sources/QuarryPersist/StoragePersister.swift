@@ -50,8 +50,9 @@ public final class StoragePersister: Persister, @unchecked Sendable {
     self.deserialize = deserialize
     self.retry = retry
     self.onError = onError
-    throttle = AsyncThrottle(interval: throttleTime, scheduler: scheduler) { [unowned self] client, done in
-      save(client)
+    // Weak: a save still waiting for its turn when the persister is released is dropped.
+    throttle = AsyncThrottle(interval: throttleTime, scheduler: scheduler) { [weak self] client, done in
+      self?.save(client)
       done()
     }
   }

@@ -214,3 +214,22 @@ import Testing
 enum TraceText {
   static func describe(_ value: (any Sendable)?) -> String { value.map { "\($0)" } ?? "nil" }
 }
+
+/// A persister released while a throttled save waits drops that save instead of crashing.
+@Suite struct PersisterLifetimeTests {
+  @Test func aReleasedPersisterDropsItsWaitingSave() throws {
+    let scheduler = VirtualScheduler()
+    scheduler.advance(to: 1)
+    let storage = InMemoryStorage()
+    let client = QueryClient(scheduler: scheduler)
+    var persister: StoragePersister? = StoragePersister(storage: storage, scheduler: scheduler)
+    _ = client.setQueryData(["k"], value: JSONValue.number(1))
+    persistQueryClientSave(client, PersistQueryClientOptions(persister: persister!))  // written at once
+    _ = client.setQueryData(["k"], value: JSONValue.number(2))
+    persistQueryClientSave(client, PersistQueryClientOptions(persister: persister!))  // waits for the throttle
+    persister = nil
+    scheduler.advance(by: 2000)
+    let stored = try PersistedClient(jsonData: try #require(try storage.getItem("REACT_QUERY_OFFLINE_CACHE")))
+    #expect(stored.clientState.queries.first?.state.data as? JSONValue == 1)
+  }
+}
