@@ -24,6 +24,7 @@ public final class QueryClientPersistence: @unchecked Sendable {
   /// The options.
   public let options: PersistQueryClientOptions
   private var restoring = true
+  private var restoreStarted = false
   private var hasUnsubscribed = false
   private var stopSaving: (@Sendable () -> Void)?
   private var waiting: [@Sendable () -> Void] = []
@@ -38,8 +39,13 @@ public final class QueryClientPersistence: @unchecked Sendable {
 
   /// Restores the stored snapshot, then starts saving (unless ``unsubscribe()`` was called).
   /// A failed restore removes the stored snapshot and throws; nothing is saved then, and
-  /// ``isRestoring`` becomes `false` either way.
+  /// ``isRestoring`` becomes `false` either way. Only the first call restores.
   public func restore() throws {
+    let first = lock.withLock {
+      defer { restoreStarted = true }
+      return !restoreStarted
+    }
+    guard first else { return }
     defer { finishRestoring() }
     try persistQueryClientRestore(client, options)
     let stop = persistQueryClientSubscribe(client, options)

@@ -168,6 +168,19 @@ import Testing
     persistence.unsubscribe()
   }
 
+  // A second restore does nothing: one subscription, one save per change.
+  @Test func restoringTwiceSubscribesOnce() throws {
+    let client = QueryClient(scheduler: scheduler)
+    let persistence = persistQueryClient(client, PersistQueryClientOptions(persister: persister(throttle: 0)))
+    try persistence.restore()
+    try persistence.restore()
+    _ = client.setQueryData(["k"], value: JSONValue.number(1))
+    scheduler.runUntilIdle()
+    #expect(storage.sets == 1)
+    #expect(storage.log.current.filter { $0 == "get" }.count == 1)
+    persistence.unsubscribe()
+  }
+
   // persist.test.ts: "should not subscribe when unsubscribed before the restore completes"
   @Test func noSavingWhenUnsubscribedBeforeTheRestore() throws {
     let client = QueryClient(scheduler: scheduler)
