@@ -30,6 +30,9 @@ public struct DehydrateOptions: Sendable {
 
 /// How `hydrate` builds the queries and mutations it restores (TanStack's
 /// `HydrateOptions['defaultOptions']`, and the client's `defaultOptions.hydrate`).
+///
+/// `deserializeData` is a value callback: it runs under the engine lock, must be quick and must
+/// not wait for another thread that uses the client.
 public struct HydrateOptions: Sendable {
   /// Reads data back from the snapshot (the inverse of `serializeData`).
   public var deserializeData: (@Sendable (any Sendable) -> any Sendable)?
