@@ -41,6 +41,21 @@ import Testing
     #expect(again["queries"]?.arrayValue?.first?["state"] == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))["queries"]?.arrayValue?.first?["state"])
   }
 
+  // `hydrate(_:json:)` takes TanStack's `unknown`: non-objects are ignored; an entry it cannot
+  // read throws before anything is restored.
+  @Test func jsonHydrationIgnoresNonObjectsAndRejectsBrokenEntries() throws {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    try hydrate(client, json: "not a snapshot")
+    try hydrate(client, json: .null)
+    #expect(client.queryCache.getAll().isEmpty)
+    let broken: JSONValue = ["queries": [
+      ["queryKey": ["ok"], "queryHash": #"["ok"]"#, "state": ["status": "success", "data": 1, "dataUpdatedAt": 1]],
+      ["queryKey": "not a key", "queryHash": "x", "state": [:]],
+    ]]
+    #expect(throws: HydrationError.self) { try hydrate(client, json: broken) }
+    #expect(client.queryCache.getAll().isEmpty)
+  }
+
   @Test func dataThatCannotBeWrittenIsReported() throws {
     struct Opaque: Sendable {}
     let scheduler = VirtualScheduler()
