@@ -8,13 +8,14 @@ let package = Package(
     .library(name: "QuarryApp", targets: ["QuarryApp"]),
     .library(name: "QuarryScenarios", targets: ["QuarryScenarios"]),
     .library(name: "QuarryLive", targets: ["QuarryLive"]),
+    .library(name: "QuarryPersist", targets: ["QuarryPersist"]),
     .executable(name: "scenario-runner", targets: ["scenario-runner"]),
   ],
   targets: [
     .target(name: "Quarry"),
     // The app layer: typed functions and keys, state enums, @Observable models.
     .target(name: "QuarryApp", dependencies: ["Quarry"]),
-    .target(name: "QuarryScenarios", dependencies: ["Quarry"]),
+    .target(name: "QuarryScenarios", dependencies: ["Quarry", "QuarryPersist"]),
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
     // `swift run -c release quarry-bench`: the hot paths side by side with Conformance/tanstack/bench.mjs.
     .executableTarget(name: "quarry-bench", dependencies: ["Quarry", "QuarryScenarios", "QuarryLive"]),
@@ -22,12 +23,17 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Live queries over a local store: controller, diff, updates stream, in-memory and SQLite stores.
     .target(name: "QuarryLive", dependencies: ["Quarry", "CSQLite"]),
+    // The cache across relaunches: persisters, file and SQLite storages.
+    .target(name: "QuarryPersist", dependencies: ["Quarry", "CSQLite"]),
+    // Writes snapshots in a loop for Scripts/crash-test.sh (killed with SIGKILL, then checked).
+    .executableTarget(name: "quarry-crash-writer", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryTests", dependencies: ["Quarry"]),
+    .testTarget(name: "QuarryPersistTests", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
     .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp"]),
     .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
-    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive"]),
+    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive", "QuarryPersist"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -277,7 +277,7 @@ function decodeRecipe(v, jpath, place) {
       let calls = 0
       return () => ++calls
     }
-    case 'pluck': {
+    case 'pluck': {  // also serializeData/deserializeData
       params(['key'])
       const key = need('key', (k) => typeof k === 'string' || isInt(k), 'a string or integer key')
       return (d) => d[key]
@@ -326,6 +326,9 @@ function decodeRecipe(v, jpath, place) {
       const no = decodeOptionValue(v.else, `${jpath}.else`, place)
       return (query) => ((query.state.data ?? 0) < n ? yes : no)
     }
+    case 'wrap':
+    case 'mutationStateIs':
+      return decodeHydrationRecipe(name, v, jpath, params, need)
     case 'keepPrevious':
       params([])
       return (previous, data) => previous ?? data
@@ -523,10 +526,12 @@ function decodeCallOptions(v, jpath, allowed = ['cancelRefetch', 'throwOnError',
 }
 
 function decodeDefaultOptions(v, jpath, run) {
-  expectObject(v, jpath, ['queries', 'mutations'])
+  expectObject(v, jpath, ['queries', 'mutations', 'dehydrate', 'hydrate'])
   const out = {}
   if ('queries' in v) out.queries = decodeQueryOptions(v.queries, `${jpath}.queries`, run)
   if ('mutations' in v) out.mutations = decodeMutationOptions(v.mutations, `${jpath}.mutations`, run)
+  if ('dehydrate' in v) out.dehydrate = decodeDehydrateOptions(v.dehydrate, `${jpath}.dehydrate`)
+  if ('hydrate' in v) out.hydrate = decodeHydrateOptions(v.hydrate, `${jpath}.hydrate`, run)
   return out
 }
 
@@ -775,6 +780,12 @@ const OPS = {
   createQueriesObserver: { record: null },
   setQueries: { record: null },
   getQueriesOptimisticResult: { record: 'return' },
+  dehydrate: { record: 'return' },
+  hydrate: { record: null },
+  newClient: { record: null },
+  setStorage: { record: null },
+  persistClient: { record: 'settle' },
+  unpersist: { record: null },
 }
 
 // Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
@@ -1525,6 +1536,7 @@ class Run {
         }
       }
     }
+    if (['dehydrate', 'hydrate', 'newClient', 'setStorage', 'persistClient', 'unpersist'].includes(op)) return decodeHydrationStep(this, s, names)
     throw new Error(`unhandled operation ${op}`)
   }
 
@@ -1835,7 +1847,8 @@ class Run {
     }
   }
 
-  async replay() {
+  // The scenario's client (also a `newClient` step's): the fixture's `client` configuration.
+  makeClient() {
     const { lib } = this
     const defaultOptions = this.fx.client?.defaultOptions
     const config = defaultOptions ? { defaultOptions: decodeDefaultOptions(defaultOptions, 'client.defaultOptions', this) } : {}
@@ -1860,6 +1873,7 @@ class Run {
     }
     this.client = new lib.QueryClient(config)
     this.client.mount()
+    // The runner's listeners write the current client's events.
     const unsubscribeMutations = this.client.getMutationCache().subscribe((event) => {
       const ev = { ev: 'mutationCache', type: event.type }
       if (event.mutation) ev.mutationId = event.mutation.mutationId
@@ -1873,6 +1887,14 @@ class Run {
       if (event.observer) ev.observer = this.observerNames.get(event.observer) ?? '?'
       this.emit(ev)
     })
+    this.unlisten = () => {
+      unsubscribeCache()
+      unsubscribeMutations()
+    }
+  }
+
+  async replay() {
+    this.makeClient()
     try {
       let prevAt = 0
       for (let i = 0; i < this.fx.steps.length; i++) {
@@ -1902,15 +1924,215 @@ class Run {
     } finally {
       this.tornDown = true
       for (const unsubscribe of this.cacheActors) unsubscribe()
-      unsubscribeCache()
-      unsubscribeMutations()
+      this.unlisten()
       for (const [name, { observer }] of this.observers) if (!this.mutationObservers.has(name)) observer.destroy()
+      for (const old of this.oldClients ?? []) {
+        old.clear()
+        old.unmount()
+      }
       this.client.clear()
       this.client.unmount()
       this.clock.timers.clear()
     }
   }
 }
+
+// ===========================================================================
+// Hydration (Specs/README.md "Hydration"): dehydrate, hydrate, their options and recipes.
+// Twin of Sources/QuarryScenarios/Interpreter/ScenarioSession+Hydration.swift.
+
+Object.assign(RECIPE_PLACES, {
+  wrap: ['transform'], // serializeData, deserializeData: d => ({[key]: d})
+  mutationStateIs: ['mutationPredicate'], // shouldDehydrateMutation: m => m.state[field] deep-equals value
+})
+// `pluck` (d => d[key]) is also a transform.
+
+function decodeHydrationRecipe(name, v, jpath, params, need) {
+  if (name === 'wrap') {
+    params(['key'])
+    const key = need('key', (k) => typeof k === 'string', 'a string')
+    return (d) => ({ [key]: d })
+  }
+  params(['field', 'value'])
+  const field = need('field', (f) => MUTATION_STATE_FIELDS.includes(f), `a mutation state field (${MUTATION_STATE_FIELDS.join(', ')})`)
+  if (!('value' in v)) fail(`${jpath}.value`, 'expected a value')
+  const value = decodeData(v.value, `${jpath}.value`)
+  return (m) => deepEqual(mutationStateOf(m.state)[field], value)
+}
+
+function hydrationRecipe(v, k, jpath, place) {
+  const p = `${jpath}.${k}`
+  if (!isRecipe(v[k])) fail(p, 'expected a recipe')
+  if (place === 'transform' && v[k].$fn === 'pluck') {
+    expectObject(v[k], p, ['$fn', 'key'], 'a recipe')
+    const key = v[k].key
+    if (typeof key !== 'string' && !isInt(key)) fail(`${p}.key`, 'expected a string or an index')
+    return (d) => d[key]
+  }
+  return decodeRecipe(v[k], p, place)
+}
+
+function decodeDehydrateOptions(v, jpath) {
+  expectObject(v, jpath, ['shouldDehydrateQuery', 'shouldDehydrateMutation', 'shouldRedactErrors', 'serializeData'], 'dehydrate options (an object)')
+  const out = {}
+  if ('shouldDehydrateQuery' in v) out.shouldDehydrateQuery = hydrationRecipe(v, 'shouldDehydrateQuery', jpath, 'predicate')
+  if ('shouldDehydrateMutation' in v) out.shouldDehydrateMutation = hydrationRecipe(v, 'shouldDehydrateMutation', jpath, 'mutationPredicate')
+  if ('shouldRedactErrors' in v) {
+    if (v.shouldRedactErrors?.$fn !== 'const') fail(`${jpath}.shouldRedactErrors`, 'expected a const recipe')
+    out.shouldRedactErrors = hydrationRecipe(v, 'shouldRedactErrors', jpath, 'shouldRedactErrors')
+  }
+  if ('serializeData' in v) out.serializeData = hydrationRecipe(v, 'serializeData', jpath, 'transform')
+  return out
+}
+
+function decodeHydrateOptions(v, jpath, run) {
+  expectObject(v, jpath, ['queries', 'mutations', 'deserializeData'], 'hydrate options (an object)')
+  const out = {}
+  if ('queries' in v) out.queries = decodeQueryOptions(v.queries, `${jpath}.queries`, run)
+  if ('mutations' in v) out.mutations = decodeMutationOptions(v.mutations, `${jpath}.mutations`, run)
+  if ('deserializeData' in v) out.deserializeData = hydrationRecipe(v, 'deserializeData', jpath, 'transform')
+  return out
+}
+
+// The JSON a snapshot becomes: what a persister writes (promises and errors become {}).
+const snapshotJSON = (state) => JSON.parse(JSON.stringify(state))
+
+// TanStack's persisters (query-persist-client-core, query-async-storage-persister 5.102.0): from
+// node_modules, or TANSTACK_QUERY_PERSIST, an ES module of both whose @tanstack/query-core import
+// is the very module TANSTACK_QUERY_CORE names (one timeoutManager). Loaded when present.
+let persistLib
+async function loadPersist() {
+  const override = process.env.TANSTACK_QUERY_PERSIST
+  try {
+    if (override) return await import(pathToFileURL(path.resolve(override)).href)
+    const core = await import('@tanstack/query-persist-client-core')
+    const storage = await import('@tanstack/query-async-storage-persister')
+    return { ...core, ...storage }
+  } catch {
+    return undefined
+  }
+}
+
+// The scenario's storage: one map shared by every client (it outlives a `newClient`), with
+// TanStack's storage-full rule (keys and values count, in characters). Writes are traced.
+function scenarioStorage(run) {
+  run.persistStorage ??= {
+    quota: undefined,
+    items: new Map(),
+    getItem(key) {
+      return Promise.resolve(this.items.get(key) ?? null)
+    },
+    setItem(key, value) {
+      if (this.quota !== undefined) {
+        let size = 0
+        for (const [k, v] of this.items) if (k !== key) size += k.length + v.length
+        if (size + key.length + value.length > this.quota) {
+          run.emit({ ev: 'storage', op: 'setItem', key, refused: true })
+          return Promise.reject(new Error('quota exceeded'))
+        }
+      }
+      this.items.set(key, value)
+      run.emit({ ev: 'storage', op: 'setItem', key, value: JSON.parse(value) })
+      return Promise.resolve()
+    },
+    removeItem(key) {
+      this.items.delete(key)
+      run.emit({ ev: 'storage', op: 'removeItem', key })
+      return Promise.resolve()
+    },
+  }
+  return run.persistStorage
+}
+
+// The per-query persister, a query option: `{refetchOnRestore?, maxAge?, buster?}` gives
+// TanStack's `persister` option, experimental_createQueryPersister over the scenario's storage.
+QUERY_OPTIONS.persister = (v, p) => {
+  expectObject(v, p, ['refetchOnRestore', 'maxAge', 'buster'], 'per-query persister options (an object)')
+  if ('refetchOnRestore' in v && typeof v.refetchOnRestore !== 'boolean' && v.refetchOnRestore !== 'always') fail(`${p}.refetchOnRestore`, 'expected a boolean or "always"')
+  if ('maxAge' in v && !(typeof v.maxAge === 'number' && v.maxAge >= 0)) fail(`${p}.maxAge`, 'expected a number ≥ 0')
+  if ('buster' in v && typeof v.buster !== 'string') fail(`${p}.buster`, 'expected a string')
+  return (queryFn, context, query) => {
+    if (!persistLib) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
+    return persistLib.experimental_createQueryPersister({ storage: scenarioStorage(activeRun), ...v }).persisterFn(queryFn, context, query)
+  }
+}
+
+function decodePersistStep(run, s) {
+  const { op, path: p } = s
+  const a = s.args
+  if (op === 'setStorage') {
+    expectObject(a, p, ['quota', 'items'])
+    if ('quota' in a && !(isInt(a.quota) && a.quota >= 0)) fail(`${p}.quota`, 'expected a whole number ≥ 0')
+    if ('items' in a) expectObject(a.items, `${p}.items`, null, 'an object of stored values')
+    return () => {
+      const storage = scenarioStorage(run)
+      if ('quota' in a) storage.quota = a.quota
+      for (const [key, value] of Object.entries(a.items ?? {})) storage.items.set(key, JSON.stringify(value))
+    }
+  }
+  if (op === 'unpersist') {
+    expectObject(a, p, [])
+    return () => run.unpersist?.()
+  }
+  expectObject(a, p, ['throttleTime', 'maxAge', 'buster', 'retry', 'dehydrateOptions'])
+  for (const k of ['throttleTime', 'maxAge']) if (k in a && !(typeof a[k] === 'number' && a[k] >= 0)) fail(`${p}.${k}`, 'expected a number ≥ 0')
+  if ('buster' in a && typeof a.buster !== 'string') fail(`${p}.buster`, 'expected a string')
+  if ('retry' in a && a.retry !== 'removeOldestQuery') fail(`${p}.retry`, 'expected "removeOldestQuery"')
+  const dehydrateOptions = 'dehydrateOptions' in a ? decodeDehydrateOptions(a.dehydrateOptions, `${p}.dehydrateOptions`) : undefined
+  return () => {
+    if (!persistLib) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
+    const persister = persistLib.createAsyncStoragePersister({
+      storage: scenarioStorage(run),
+      ...('throttleTime' in a && { throttleTime: a.throttleTime }),
+      ...('retry' in a && { retry: persistLib.removeOldestQuery }),
+    })
+    const [unsubscribe, restored] = persistLib.persistQueryClient({
+      queryClient: run.client,
+      persister,
+      ...('maxAge' in a && { maxAge: a.maxAge }),
+      ...('buster' in a && { buster: a.buster }),
+      ...(dehydrateOptions && { dehydrateOptions }),
+    })
+    run.unpersist = unsubscribe
+    return restored
+  }
+}
+
+function decodeHydrationStep(run, s, names) {
+  const { op, path: p } = s
+  const a = s.args
+  if (['setStorage', 'persistClient', 'unpersist'].includes(op)) return decodePersistStep(run, s)
+  run.snapshots ??= new Map()
+  if (op === 'newClient') {
+    // Another client (a second process, or the app after a relaunch): the runner's listeners move
+    // to it; the old one keeps running unobserved and is cleared at teardown.
+    expectObject(a, p, [])
+    return () => {
+      run.unlisten()
+      ;(run.oldClients ??= []).push(run.client)
+      run.makeClient()
+    }
+  }
+  if (op === 'dehydrate') {
+    expectObject(a, p, ['options'])
+    const o = 'options' in a ? decodeDehydrateOptions(a.options, `${p}.options`) : undefined
+    return () => {
+      const snapshot = run.lib.dehydrate(run.client, o)
+      if (s.as !== undefined) run.snapshots.set(s.as, snapshot)
+      return snapshotJSON(snapshot)
+    }
+  }
+  expectObject(a, p, ['state', 'from', 'options'])
+  if (('state' in a) === ('from' in a)) fail(p, 'expected exactly one of "state" and "from"')
+  if ('from' in a) {
+    if (typeof a.from !== 'string') fail(`${p}.from`, 'expected the handle of an earlier dehydrate step')
+    if (names && names.handles.get(a.from) !== 'dehydrate') fail(`${p}.from`, `expected the handle of an earlier dehydrate step; "${a.from}" is not one`)
+  }
+  const state = 'state' in a ? decodeData(a.state, `${p}.state`) : undefined
+  const o = 'options' in a ? { defaultOptions: decodeHydrateOptions(a.options, `${p}.options`, run) } : undefined
+  return () => run.lib.hydrate(run.client, 'from' in a ? run.snapshots.get(a.from) : state, o)
+}
+// ===========================================================================
 
 // ---------------------------------------------------------------------------
 // Driver
@@ -2010,6 +2232,7 @@ async function main() {
     process.exit(1)
   }
   setUpGlobals(lib)
+  persistLib = await loadPersist()
   const match = filterMatcher(opts.filters)
   const fixtures = listFixtures(opts.specs).filter((f) => match(f.id))
   for (const dir of opts.traceDirs) fs.mkdirSync(dir, { recursive: true })

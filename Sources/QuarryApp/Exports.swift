@@ -1,4 +1,4 @@
-// The app layer re-exports the engine: one import gives both. Where both layers have a type of
-// the same name (`QueryState`), this module's wins in code that imports it (Swift prefers the
-// declaration of the importing module), and the engine's stays reachable as `Quarry.QueryState`.
+// The app layer re-exports the engine: one import gives both. Its view-state enums have names
+// of their own (`QueryViewState`, `MutationViewState`), distinct from the engine's TanStack
+// `QueryState`/`MutationState` structs (see ARCHITECTURE.md, "The app layer").
 @_exported import Quarry

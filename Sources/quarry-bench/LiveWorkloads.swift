@@ -1,3 +1,4 @@
+import Quarry
 import Dispatch
 import QuarryLive
 

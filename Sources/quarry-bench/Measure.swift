@@ -1,3 +1,4 @@
+import Quarry
 import Dispatch
 
 /// Nanoseconds on a monotonic clock (the benchmark, not the library, reads the wall clock).

@@ -1,3 +1,4 @@
+import Quarry
 import QuarryScenarios
 
 /// Workload (f): the whole specification replayed in process (reading and decoding every

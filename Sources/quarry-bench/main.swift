@@ -3,6 +3,7 @@
 // name, n, ms, ops/s (tab-separated). See Benchmarks/README.md.
 //
 //   swift run -c release quarry-bench [--only PREFIX,...] [--rounds N] [--specs DIR]
+import Quarry
 import Foundation
 
 var only: [String] = []

@@ -97,7 +97,7 @@ import QuarryApp
   }
 }
 
-extension QueryState {
+extension QueryViewState {
   var isStale: Bool { if case .stale = self { return true } else { return false } }
   var isFetching: Bool { if case .fetching = self { return true } else { return false } }
 }

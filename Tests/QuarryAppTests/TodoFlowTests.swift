@@ -110,7 +110,7 @@ struct FetchPages: InfiniteQueryFunc {
   }
 }
 
-extension MutationState {
+extension MutationViewState {
   var isPending: Bool { if case .pending = self { return true } else { return false } }
   var value: Value? { if case .success(let v) = self { return v } else { return nil } }
 }

@@ -73,8 +73,9 @@ enum ExampleExtractor {
       // Regenerate: bash Scripts/update-examples.sh
 
       import Foundation
-      import QuarryApp  // re-exports the engine (Quarry); its QueryState and MutationState win
+      import QuarryApp  // re-exports the engine (Quarry)
       import QuarryLive
+      import QuarryPersist
       import QuarryScenarios
 
       """

@@ -37,3 +37,5 @@ struct FetchTodoList: QueryFunc {
 let api = ExampleAPI()
 let client = QueryClient(scheduler: VirtualScheduler())
 let newTodo = Todo(id: 2, title: "buy milk")
+/// Where the persistence examples store the cache.
+let cachesDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-examples-cache")

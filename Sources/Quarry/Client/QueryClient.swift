@@ -4,6 +4,10 @@ public struct DefaultOptions: Sendable {
   public var queries: QueryOptions
   /// Defaults for every mutation.
   public var mutations: MutationOptions
+  /// Defaults for `dehydrate(_:options:)` (TanStack's `defaultOptions.dehydrate`).
+  public var dehydrate = DehydrateOptions()
+  /// Defaults for `hydrate(_:_:options:)` (TanStack's `defaultOptions.hydrate`).
+  public var hydrate = HydrateOptions()
   /// Creates defaults.
   public init(queries: QueryOptions = QueryOptions(), mutations: MutationOptions = MutationOptions()) {
     self.queries = queries

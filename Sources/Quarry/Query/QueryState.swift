@@ -35,10 +35,11 @@ public struct QueryState: Sendable {
   public var fetchStatus: FetchStatus = .idle
 
   /// Reads the data as `T`; `nil` when there is none; throws ``QuarryError/typeMismatch`` when
-  /// the data has another type.
+  /// the data has another type. Restored or hydrated data is `JSONValue`: it is decoded into a
+  /// `Decodable` `T`.
   public func data<T>(as type: T.Type, key: String = "") throws -> T? {
     guard let value = dataBox?.value else { return nil }
-    guard let typed = value as? T else {
+    guard let typed = value as? T ?? decodedFromJSON(value, as: T.self) else {
       throw QuarryError.typeMismatch(key: key, expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
     }
     return typed

@@ -24,7 +24,7 @@ import Observation
 @MainActor @Observable
 public final class MutationModel<F: MutationFunc> {
   /// What to show.
-  public private(set) var state: MutationState<F.Value> = .stale
+  public private(set) var state: MutationViewState<F.Value> = .stale
   /// Whether the mutation waits for connectivity.
   public private(set) var isPaused = false
   /// The variables of the latest call.

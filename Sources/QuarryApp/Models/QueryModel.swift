@@ -19,7 +19,7 @@ import Observation
 @MainActor @Observable
 public final class QueryModel<F: QueryFunc> {
   /// What to show.
-  public private(set) var state: QueryState<F.Value> = .stale
+  public private(set) var state: QueryViewState<F.Value> = .stale
   /// The latest value, kept while refetching and after a failed refetch (stale-while-revalidate).
   public private(set) var value: F.Value?
   /// The last error, if the query is in error.
@@ -105,7 +105,7 @@ public final class QueryModel<F: QueryFunc> {
     isPlaceholderData = result.isPlaceholderData
     isStale = result.isStale
     state = mismatch.map { .error($0) }
-      ?? QueryState(status: result.status, fetchStatus: result.fetchStatus, value: value, error: result.error)
+      ?? QueryViewState(status: result.status, fetchStatus: result.fetchStatus, value: value, error: result.error)
     if !result.isFetching { resumeWaiters() }
   }
 

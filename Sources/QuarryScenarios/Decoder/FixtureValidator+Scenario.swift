@@ -73,8 +73,10 @@ extension FixtureValidator {
     }
     guard let defaultsValue = client["defaultOptions"] else { return }
     let path = "client.defaultOptions"
-    let defaults = try object(defaultsValue, path, "an object with \"queries\" and/or \"mutations\"")
-    try onlyMembers(defaults, ["queries", "mutations"], path, "defaultOptions member")
+    let defaults = try object(defaultsValue, path, "an object with \"queries\", \"mutations\", \"dehydrate\" and/or \"hydrate\"")
+    try onlyMembers(defaults, ["queries", "mutations", "dehydrate", "hydrate"], path, "defaultOptions member")
+    if let dehydrate = defaults["dehydrate"] { try checkHydrationArgument(dehydrate, .dehydrateOptions, JSONPath.member(path, "dehydrate")) }
+    if let hydrate = defaults["hydrate"] { try checkHydrationArgument(hydrate, .hydrateOptions, JSONPath.member(path, "hydrate")) }
     if let queries = defaults["queries"] {
       try checkQueryOptions(queries, JSONPath.member(path, "queries"), requireKey: false)
     }

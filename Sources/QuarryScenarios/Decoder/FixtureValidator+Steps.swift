@@ -152,6 +152,8 @@ extension FixtureValidator {
           }
         case .queryOptionsList, .queriesOptions:
           try checkPagedArgument(member, argument.kind, argumentPath)
+        case .dehydrateOptions, .hydrateOptions, .dehydratedHandle:
+          try checkHydrationArgument(member, argument.kind, argumentPath)
         }
       }
       if let declared {

@@ -121,7 +121,11 @@ extension FixtureValidator {
         }
       case ("dataBelow", _): try check(argument, .oneOf([.bool, .milliseconds, .literal("Infinity"), .literal("static")]), parameterPath)
       case ("paramPlus", _): try check(argument, .anyNumber, parameterPath)
-      case ("pageField", _), ("pluckAll", _): try check(argument, .string, parameterPath)
+      case ("pageField", _), ("pluckAll", _), ("wrap", _): try check(argument, .string, parameterPath)
+      case ("mutationStateIs", "field"):
+        guard case .string(let field) = argument, FixtureVocabulary.mutationStateFields.contains(field) else {
+          throw fail(parameterPath, "expected a mutation state field: \(FixtureVocabulary.mutationStateFields.joined(separator: ", "))")
+        }
       default: try checkData(argument, parameterPath)
       }
     }

@@ -13,7 +13,7 @@ public enum FixtureVocabulary {
     "placeholderData", "initialData", "initialDataUpdatedAt", "refetchOnMount",
     "refetchOnWindowFocus", "refetchOnReconnect", "refetchInterval", "refetchIntervalInBackground",
     "notifyOnChangeProps", "structuralSharing", "networkMode", "meta", "retryOnMount",
-    "queryHash", "queryKeyHashFn",
+    "queryHash", "queryKeyHashFn", "persister",
   ] + infiniteQueryOptions
 
   /// The infinite-query option names (`pages` is `fetchInfiniteQuery`'s).
@@ -90,6 +90,7 @@ public enum FixtureVocabulary {
     "increment": ["by"], "append": ["value"], "undefined": [],
     "queryKey": [], "pageParam": [], "callCount": [], "context": [], "variables": [],
     "paramPlus": ["by", "until"], "pageField": ["key"], "pluckAll": ["key"],
+    "wrap": ["key"], "mutationStateIs": ["field", "value"],
   ]
 
   /// The `queryFn` value that stands for TanStack's `skipToken`.

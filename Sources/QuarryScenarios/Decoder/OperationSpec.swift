@@ -55,6 +55,12 @@ struct OperationSpec: Sendable {
       case queryOptionsList
       /// A queries observer's options: `{combine}`, a combine recipe.
       case queriesOptions
+      /// `dehydrate`'s options (`OperationSpec+Hydration`).
+      case dehydrateOptions
+      /// `hydrate`'s options.
+      case hydrateOptions
+      /// The handle of an earlier `dehydrate` step.
+      case dehydratedHandle
     }
     var name: String
     var required: Bool
@@ -80,6 +86,7 @@ struct OperationSpec: Sendable {
 
   /// Every operation by name.
   static let all: [String: OperationSpec] = pagedOperations.merging(coreOperations) { paged, _ in paged }
+    .merging(hydrationOperations) { earlier, _ in earlier }
 
   /// The operations of queries and observers of one query.
   private static let coreOperations: [String: OperationSpec] = [
@@ -201,7 +208,7 @@ struct OperationSpec: Sendable {
       "retryOnMount": .oneOf([.bool, .undefined]),
       "queryHash": .oneOf([.string, .undefined]),
       "queryKeyHashFn": .oneOf([.recipes(["joinKey"]), .undefined]),
-    ].merging(infiniteOptionRules) { core, _ in core }
+    ].merging(infiniteOptionRules) { core, _ in core }.merging(persisterOptionRules) { core, _ in core }
   }()
 
   /// The rule for each mutation option's value (function and callback names are checked by name).

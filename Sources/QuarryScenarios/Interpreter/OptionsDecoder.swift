@@ -5,6 +5,9 @@ struct OptionsDecoder {
   let file: String
   /// Looks up a scripted function by name.
   let function: (String) -> QueryFunction?
+  /// Wraps a query function with the scenario's per-query persister (`persister` option,
+  /// `ScenarioSession+Persist`).
+  var persisted: ((QueryFnOption?, JSONValue, String) throws -> QueryFnOption)?
 
   func fail(_ path: String, _ expected: String) -> FixtureError {
     FixtureError(file: file, path: path, expected: expected)
@@ -212,9 +215,14 @@ struct OptionsDecoder {
       case "throwOnError":
         guard case .bool(let b) = v else { throw fail(p, "expected a boolean") }
         options.throwOnError = b
+      case "persister":
+        continue  // applied below, over the final queryFn
       default:
         guard try infiniteOption(name, v, p, &options) else { throw fail(p, "unknown query option") }
       }
+    }
+    if let config = o["persister"], !isUndefinedMarker(config), let persisted {
+      options.queryFn = try persisted(options.queryFn, config, "\(path).persister")
     }
     return options
   }

@@ -156,6 +156,7 @@ extension ScenarioSession {
       for substep in step.substeps { try perform(substep) }
     default:
       if try performMutationStep(step, a) { return }
+      if try performHydration(step, a) { return }
       guard try performPaged(step, a) else { throw a.fail(nil, "unknown operation \(step.operation)") }
     }
   }

@@ -49,10 +49,22 @@ final class ScenarioSession: @unchecked Sendable {
   var callbackFunctions: [String: MutationCallback] = [:]
   /// Queries observers by name, and what their combine last produced (`ScenarioSession+Paged`).
   var queriesObservers: [String: QueriesEntry] = [:]
+  /// Snapshots by the handle of the `dehydrate` step that made them (`ScenarioSession+Hydration`).
+  var snapshots: [String: DehydratedState] = [:]
+  /// The scenario's storage and persistence (`ScenarioSession+Persist`).
+  var persist = PersistSession()
+  /// Clients replaced by `newClient` steps, cleared at teardown.
+  var oldClients: [QueryClient] = []
+  /// Removes the runner's listeners from the current client.
+  var unlisten: () -> Void = {}
   var stepIndex = -1
   /// Set when teardown starts: from then on nothing is written (Specs/README.md, Virtual time).
   var isTornDown = false
-  lazy var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
+  lazy var decoder: OptionsDecoder = {
+    var decoder = OptionsDecoder(file: scenario.file) { [unowned self] name in self.scriptFunction(name) }
+    decoder.persisted = { [unowned self] queryFn, config, path in try persistedQueryFn(queryFn, config, path) }
+    return decoder
+  }()
 
   init(_ scenario: Scenario) {
     self.scenario = scenario
@@ -155,7 +167,9 @@ final class ScenarioSession: @unchecked Sendable {
     return ScenarioRun(trace: trace, failures: failures)
   }
 
-  private func replay() throws {
+  /// Creates the scenario's client (also a `newClient` step's) from the fixture's `client`, with
+  /// the runner's cache listeners on it.
+  func makeClient() throws {
     var defaults = DefaultOptions()
     var mutationCacheConfig = MutationCache.Config()
     if let client = scenario.client {
@@ -167,6 +181,7 @@ final class ScenarioSession: @unchecked Sendable {
         if let mutations = d["mutations"] {
           defaults.mutations = try mutationOptions(mutations, "client.defaultOptions.mutations")
         }
+        try hydrationDefaults(d, into: &defaults)
       }
       if let hooks = try reader.nested("mutationCache") {
         mutationCacheConfig = try mutationCacheConfiguration(hooks)
@@ -191,13 +206,25 @@ final class ScenarioSession: @unchecked Sendable {
       if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? constructingObserver ?? "?") }
       emit(ev)
     }
-    defer {
-      isTornDown = true
-      for unsubscribe in cacheActors { unsubscribe() }
+    unlisten = {
       unsubscribeCache()
       unsubscribeMutations()
+    }
+  }
+
+  private func replay() throws {
+    try makeClient()
+    defer {
+      isTornDown = true
+      persist.persistence?.unsubscribe()
+      for unsubscribe in cacheActors { unsubscribe() }
+      unlisten()
       for entry in observers.values { entry.observer.destroy() }
       for entry in queriesObservers.values { entry.observer.destroy() }
+      for old in oldClients {
+        old.clear()
+        old.unmount()
+      }
       client.clear()
       client.unmount()
     }

@@ -32,6 +32,7 @@ enum TraceValues {
     case let e as ScriptRejection: return e.value
     case is CancelledError: return "CancelledError"
     case let e as QuarryError: return .string(e.description)
+    case let e as DehydratedError: return e.json
     default: return .string(String(describing: error))
     }
   }

@@ -1,24 +1,19 @@
-/// What a view shows for a query (SwiftQuery's `QueryState`): nothing yet, loading, a value, or
-/// an error.
-///
-/// This app-layer enum shares its name with the engine's `Quarry.QueryState` (TanStack's state
-/// struct of one cached query). Code that imports Quarry's app layer sees this one; the engine's
-/// stays reachable by its qualified name. A view-level `switch` is the common case, so it gets
-/// the short name.
+/// What a view shows for a query (SwiftQuery's `QueryState` enum, renamed because `QueryState`
+/// is the engine's TanStack state struct): nothing yet, loading, a value, or an error.
 ///
 /// The enum keeps SwiftQuery's four cases; ``QueryModel`` adds what they hide
 /// (stale-while-revalidate `value`, `isFetching`, `isPlaceholderData`, `isPaused`, the full
 /// `result`).
 ///
 /// ```swift
-/// let state: QueryState<User> = .success(User(id: 1, name: "Ada"))
+/// let state: QueryViewState<User> = .success(User(id: 1, name: "Ada"))
 /// switch state {
 /// case .stale, .fetching: print("loading")
 /// case .success(let user): print(user.name)
 /// case .error(let error): print(error)
 /// }
 /// ```
-public enum QueryState<Value> {
+public enum QueryViewState<Value> {
   /// Never fetched, and not fetching (disabled, or not started).
   case stale
   /// Loading the first value (or waiting to, while offline: see `isPaused`).
@@ -30,9 +25,9 @@ public enum QueryState<Value> {
   case success(Value)
 }
 
-extension QueryState: Sendable where Value: Sendable {}
+extension QueryViewState: Sendable where Value: Sendable {}
 
-extension QueryState {
+extension QueryViewState {
   /// The value, if the state has one.
   public var value: Value? {
     if case .success(let value) = self { return value }
