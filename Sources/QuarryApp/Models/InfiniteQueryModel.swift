@@ -39,7 +39,7 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
   @ObservationIgnored private let client: QueryClient
   @ObservationIgnored private var observer: InfiniteQueryObserver?
   @ObservationIgnored private let subscription = Subscription()
-  @ObservationIgnored private var settledWaiters: [CheckedContinuation<Void, Never>] = []
+  @ObservationIgnored private let waiters = SettledWaiters()
 
   /// A model for `queryFunc` on `client`; it does nothing until variables are set.
   public init(_ queryFunc: F, client: QueryClient) {
@@ -87,15 +87,13 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
     }
     let observer = InfiniteQueryObserver(client: client, options: options)
     self.observer = observer
-    let delivery = MainActorDelivery<QueryObserverResult> { [weak self] result in self?.apply(result) }
-    apply(observer.getOptimisticResult(observer.options, optimistic: true))
-    subscription.replace(with: observer.subscribe { delivery.deliver($0) })
+    watch(observer, into: subscription) { [weak self] result in self?.apply(result) }
   }
 
   /// Watches `variables` and waits until the first load (or refetch) settles.
   public func fetch(_ variables: F.Variables) async {
     setVariables(variables)
-    await settled()
+    await waiters.wait(isFetching: isFetching)
   }
 
   /// Loads the page after the last one; errors end up in ``state``.
@@ -114,11 +112,6 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
   public func refetch() async {
     guard let observer else { return }
     _ = try? await observer.refetchPromise().value
-  }
-
-  private func settled() async {
-    guard isFetching else { return }
-    await withCheckedContinuation { settledWaiters.append($0) }
   }
 
   private func apply(_ result: QueryObserverResult) {
@@ -148,13 +141,7 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
       case .pending: state = result.fetchStatus == .idle ? .stale : .fetching
       }
     }
-    if !result.isFetching { resumeWaiters() }
-  }
-
-  private func resumeWaiters() {
-    let waiters = settledWaiters
-    settledWaiters = []
-    for waiter in waiters { waiter.resume() }
+    if !result.isFetching { waiters.resumeAll() }
   }
 }
 

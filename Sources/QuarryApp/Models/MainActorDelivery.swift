@@ -63,3 +63,33 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
 
 /// Whether the calling code runs on the main queue, the main actor's executor.
 var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+
+/// Subscribes a model to `observer`: the result mounting will give is applied at once (TanStack's
+/// optimistic result, as framework bindings read it), then every notified result on the main
+/// actor. The subscription ends with `subscription` (the model's).
+@MainActor func watch(
+  _ observer: QueryObserver, into subscription: Subscription,
+  apply: @escaping @MainActor @Sendable (QueryObserverResult) -> Void
+) {
+  let delivery = MainActorDelivery<QueryObserverResult>(apply)
+  apply(observer.getOptimisticResult(observer.options, optimistic: true))
+  subscription.replace(with: observer.subscribe { delivery.deliver($0) })
+}
+
+/// Callers waiting for a model's fetch to settle (SwiftQuery's awaited `fetch`).
+@MainActor final class SettledWaiters {
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  /// Returns at once unless `isFetching`; else when ``resumeAll()`` is called.
+  func wait(isFetching: Bool) async {
+    guard isFetching else { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  /// Resumes every waiter.
+  func resumeAll() {
+    let all = waiters
+    waiters = []
+    for waiter in all { waiter.resume() }
+  }
+}

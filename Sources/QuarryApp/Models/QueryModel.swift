@@ -41,7 +41,7 @@ public final class QueryModel<F: QueryFunc> {
   @ObservationIgnored private let client: QueryClient
   @ObservationIgnored private var observer: QueryObserver?
   @ObservationIgnored private let subscription = Subscription()
-  @ObservationIgnored private var settledWaiters: [CheckedContinuation<Void, Never>] = []
+  @ObservationIgnored private let waiters = SettledWaiters()
 
   /// A model for `queryFunc` on `client`; it does nothing until variables are set.
   public init(_ queryFunc: F, client: QueryClient) {
@@ -60,15 +60,13 @@ public final class QueryModel<F: QueryFunc> {
     }
     let observer = QueryObserver(client: client, options: options)
     self.observer = observer
-    let delivery = MainActorDelivery<QueryObserverResult> { [weak self] result in self?.apply(result) }
-    apply(observer.getOptimisticResult(observer.options, optimistic: true))
-    subscription.replace(with: observer.subscribe { delivery.deliver($0) })
+    watch(observer, into: subscription) { [weak self] result in self?.apply(result) }
   }
 
   /// Watches `variables` and waits until the query is not fetching (SwiftQuery's `fetch`).
   public func fetch(_ variables: F.Variables) async {
     setVariables(variables)
-    await settled()
+    await waiters.wait(isFetching: isFetching)
   }
 
   /// Refetches and waits for the outcome; errors end up in ``state``.
@@ -81,12 +79,7 @@ public final class QueryModel<F: QueryFunc> {
   public func stop() {
     subscription.replace(with: nil)
     observer = nil
-    resumeWaiters()
-  }
-
-  private func settled() async {
-    guard isFetching else { return }
-    await withCheckedContinuation { settledWaiters.append($0) }
+    waiters.resumeAll()
   }
 
   private func apply(_ result: QueryObserverResult) {
@@ -106,13 +99,7 @@ public final class QueryModel<F: QueryFunc> {
     isStale = result.isStale
     state = mismatch.map { .error($0) }
       ?? QueryViewState(status: result.status, fetchStatus: result.fetchStatus, value: value, error: result.error)
-    if !result.isFetching { resumeWaiters() }
-  }
-
-  private func resumeWaiters() {
-    let waiters = settledWaiters
-    settledWaiters = []
-    for waiter in waiters { waiter.resume() }
+    if !result.isFetching { waiters.resumeAll() }
   }
 }
 
