@@ -54,3 +54,29 @@ import Testing
     client.clear()
   }
 }
+
+@Suite struct LiveStreamedQueryTests {
+  /// The ids an observer result shows.
+  private func ids(_ result: QueryObserverResult) -> [Int] { (result.data as? [Item] ?? []).map(\.id) }
+
+  @Test func aStreamedLiveQueryReplacesTheDataOnEveryCommitWhileTheStreamStaysOpen() async throws {
+    let client = QueryClient()
+    let store = InMemoryStore<Item>(entity: "Item", records: [Item(id: 3, name: "c", rank: 1)])
+    let controller = LiveQueryController(store: store, descriptor: ItemsByRank())
+    let observer = QueryObserver(client: client, options: controller.streamedQueryOptions(["live"]))
+    var results = observer.results().makeAsyncIterator()
+    var first: QueryObserverResult?
+    while let result = await results.next() {
+      if ids(result) == [3] { first = result; break }
+    }
+    #expect(first?.isSuccess == true)
+    #expect(first?.isFetching == true)  // a live stream never ends: the fetch stays open
+    try store.write { try $0.insert(Item(id: 4, name: "d", rank: 2)) }
+    var second: QueryObserverResult?
+    while let result = await results.next() {
+      if ids(result) == [3, 4] { second = result; break }
+    }
+    #expect(second.map(ids) == [3, 4])
+    #expect(try client.getQueryData(["live"], as: [Item].self)?.map(\.id) == [3, 4])
+  }
+}

@@ -49,4 +49,38 @@ extension LiveQueryController {
     options.staleTime = .value(.static)
     return options
   }
+
+  /// Options for `queryKey` whose query function streams this live query (TanStack's
+  /// `streamedQuery` with `refetchMode: .replace`): every result the store commits replaces the
+  /// query's data, and the query keeps `fetchStatus == .fetching` while the stream is open (a
+  /// live source never ends). The last observer leaving cancels the stream, which ends this
+  /// call's ``updates(withCurrentValue:)``; a failed load fails the fetch.
+  ///
+  /// Use it to show a local table through the engine's observers with no second copy of the
+  /// subscription; ``mirror(into:queryKey:)`` instead keeps the query idle and current.
+  public func streamedQueryOptions(_ queryKey: QueryKey) -> QueryOptions {
+    var options = QueryOptions(queryKey: queryKey)
+    options.queryFn = .streamedQuery(
+      refetchMode: .replace, initialValue: [Record](), reducer: { _, records in records }
+    ) { [self] _ in
+      start()
+      return LiveResults(base: updates(withCurrentValue: true))
+    }
+    return options
+  }
+}
+
+/// A live query's results as a throwing sequence: a failed load ends it with that error.
+struct LiveResults<Record: Sendable>: AsyncSequence, Sendable {
+  let base: AsyncStream<Result<[Record], any Error>>
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var base: AsyncStream<Result<[Record], any Error>>.Iterator
+    mutating func next() async throws -> [Record]? {
+      guard let result = await base.next() else { return nil }
+      return try result.get()
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
 }
