@@ -2,7 +2,15 @@
 // Regenerate: bash Scripts/update-examples.sh
 
 import Foundation
+#if canImport(SwiftUI)
+// Re-exports QuarryApp and the engine. Imported alone, its `@Query` and `@Mutation`
+// shadow the engine's `Query` and `Mutation` classes; a direct `import QuarryApp` beside
+// it would make them ambiguous.
+import QuarrySwiftUI
+import SwiftUI
+#else
 import QuarryApp  // re-exports the engine (Quarry)
+#endif
 import QuarryLive
 import QuarryPersist
 import QuarryScenarios
@@ -690,3 +698,126 @@ import QuarryScenarios
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }
+
+// Sources/QuarrySwiftUI/InfiniteQuery.swift:10
+#if canImport(SwiftUI)
+@MainActor @Sendable func example76() async throws {
+  struct Item: Identifiable, Sendable { let id: Int }
+  struct FetchItems: InfiniteQueryFunc {
+    let initialPageParam = 0
+    func run(variables: QueryVoid, pageParam: Int) async throws -> [Item] {
+      pageParam < 3 ? (0..<10).map { Item(id: pageParam * 10 + $0) } : []
+    }
+    func nextPageParam(lastPage: [Item], allPages: [[Item]], lastPageParam: Int, allPageParams: [Int]) -> Int? {
+      lastPage.isEmpty ? nil : lastPageParam + 1
+    }
+  }
+  struct ItemsScreen: View {
+    @InfiniteQuery(FetchItems()) private var items
+
+    var body: some View {
+      List {
+        switch items {
+        case .stale, .fetching: ProgressView()
+        case .success(let data), .fetchingNextPage(let data):
+          ForEach(data.pages.flatMap { $0 }) { item in Text("Item \(item.id)") }
+          if $items.hasNextPage {
+            Button("Load more") { Task { await $items.fetchNextPage() } }
+          }
+        case .error(let error): Text(error.localizedDescription).foregroundStyle(.red)
+        }
+      }
+      .task { await $items.fetch() }
+    }
+  }
+}
+#endif
+
+// Sources/QuarrySwiftUI/IsFetching.swift:8
+#if canImport(SwiftUI)
+@MainActor @Sendable func example77() async throws {
+  struct FetchingBadge: View {
+    @IsFetching private var fetching
+
+    var body: some View {
+      if fetching > 0 { ProgressView() }
+    }
+  }
+}
+#endif
+
+// Sources/QuarrySwiftUI/IsFetching.swift:40
+#if canImport(SwiftUI)
+@MainActor @Sendable func example78() async throws {
+  struct SavingLabel: View {
+    @IsMutating private var saving
+
+    var body: some View {
+      Text(saving > 0 ? "Saving…" : "Saved")
+    }
+  }
+}
+#endif
+
+// Sources/QuarrySwiftUI/Mutation.swift:10
+#if canImport(SwiftUI)
+@MainActor @Sendable func example79() async throws {
+  struct Note: Sendable { let title: String }
+  struct CreateNote: MutationFunc {
+    func run(variables: String) async throws -> Note { Note(title: variables) }
+  }
+  struct NewNoteForm: View {
+    @State private var title = ""
+    @Mutation(CreateNote()) private var create
+
+    var body: some View {
+      Form {
+        TextField("Title", text: $title)
+        Button("Add") {
+          Task { await $create.mutate(with: title) }
+        }
+        .disabled({
+          if case .pending = create { return true } else { return false }
+        }())
+      }
+    }
+  }
+}
+#endif
+
+// Sources/QuarrySwiftUI/Query.swift:13
+#if canImport(SwiftUI)
+@MainActor @Sendable func example80() async throws {
+  struct User: Sendable { let id: Int; let name: String }
+  struct FetchUser: QueryFunc {
+    func run(_ id: Int) async throws -> User { User(id: id, name: "user \(id)") }
+  }
+  struct UserView: View {
+    let userID: Int
+    @Query(FetchUser()) private var user
+
+    var body: some View {
+      Group {
+        switch user {
+        case .stale, .fetching: ProgressView()
+        case .success(let user): Text(user.name).font(.title)
+        case .error(let error): Text("Failed: \(error.localizedDescription)").foregroundStyle(.red)
+        }
+      }
+      .task(id: userID) { await $user.fetch(userID) }
+    }
+  }
+}
+#endif
+
+// Sources/QuarrySwiftUI/QueryClient+Environment.swift:32
+#if canImport(SwiftUI)
+@MainActor @Sendable func example81() async throws {
+  struct RootView: View {
+    @State private var client = QueryClient()
+    var body: some View {
+      Text("Home").queryClient(client)
+    }
+  }
+}
+#endif
