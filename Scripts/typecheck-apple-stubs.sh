@@ -29,13 +29,14 @@ swiftc -emit-module -parse-as-library -swift-version 6 -warnings-as-errors -modu
   -I "$work" -I "$modules" -o "$work/QuarrySwiftUI.swiftmodule" Sources/QuarrySwiftUI/*.swift
 echo "typechecked Sources/QuarrySwiftUI ($(ls Sources/QuarrySwiftUI/*.swift | wc -l) files)"
 
-# Each ```swift apple fence of a QuarrySwiftUI doc comment is a complete view: one file each.
+# Each ```swift apple fence (QuarrySwiftUI's doc comments, README.md) is a complete view: one
+# file each.
 mkdir "$work/docs"
-for file in Sources/QuarrySwiftUI/*.swift; do
-  awk -v out="$work/docs/$(basename "$file" .swift)" '
+for file in Sources/QuarrySwiftUI/*.swift README.md; do
+  awk -v out="$work/docs/$(basename "$file" .swift | sed 's/\.md$//')" '
     { line = $0; sub(/^[ \t]*\/\/\/ ?/, "", line) }
-    /^[ \t]*\/\/\/ *```swift apple *$/ { n++; name = out "-" n ".swift"; print "import SwiftUI\nimport QuarrySwiftUI" > name; inside = 1; next }
-    inside && /^[ \t]*\/\/\/ *``` *$/ { inside = 0; close(name); next }
+    /^[ \t]*(\/\/\/ *)?```swift apple *$/ { n++; name = out "-" n ".swift"; print "import SwiftUI\nimport QuarrySwiftUI" > name; inside = 1; next }
+    inside && /^[ \t]*(\/\/\/ *)?``` *$/ { inside = 0; close(name); next }
     inside { print line > name }
   ' "$file"
 done
