@@ -809,9 +809,28 @@ import QuarryScenarios
 }
 #endif
 
-// Sources/QuarrySwiftUI/Query.swift:13
+// Sources/QuarrySwiftUI/Queries.swift:10
 #if canImport(SwiftUI)
 @MainActor @Sendable func example81() async throws {
+  struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
+  struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
+  struct Dashboard: View {
+    @Queries({ client in
+      [QueriesModelEntry(FetchName(), 1, client: client), QueriesModelEntry(FetchCount(), 1, client: client)]
+    }, combine: { results in
+      "\(results[0].data as? String ?? "…"): \(results[1].data as? Int ?? 0)"
+    }) private var summary
+
+    var body: some View {
+      Text(summary ?? "")
+    }
+  }
+}
+#endif
+
+// Sources/QuarrySwiftUI/Query.swift:13
+#if canImport(SwiftUI)
+@MainActor @Sendable func example82() async throws {
   struct User: Sendable { let id: Int; let name: String }
   struct FetchUser: QueryFunc {
     func run(_ id: Int) async throws -> User { User(id: id, name: "user \(id)") }
@@ -836,7 +855,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/QueryClient+Environment.swift:32
 #if canImport(SwiftUI)
-@MainActor @Sendable func example82() async throws {
+@MainActor @Sendable func example83() async throws {
   struct RootView: View {
     @State private var client = QueryClient()
     var body: some View {
