@@ -17,8 +17,9 @@ let package = Package(
     // The app layer: typed functions and keys, state enums, @Observable models.
     .target(name: "QuarryApp", dependencies: ["Quarry"]),
     // SwiftUI over the app layer: @Query, @Mutation, @InfiniteQuery, @IsFetching, @IsMutating,
-    // .queryClient(_:). Apple platforms only: on Linux its sources compile to nothing
-    // (Scripts/typecheck-apple-stubs.sh type-checks them against Scripts/AppleStubs).
+    // .queryClient(_:). Apple platforms only: on Linux only its SwiftUI-free helpers compile
+    // (tested by QuarrySwiftUITests); Scripts/typecheck-apple-stubs.sh type-checks the rest
+    // against Scripts/AppleStubs.
     .target(name: "QuarrySwiftUI", dependencies: ["QuarryApp"]),
     .target(name: "QuarryScenarios", dependencies: ["Quarry", "QuarryPersist"]),
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
@@ -36,6 +37,8 @@ let package = Package(
     .testTarget(name: "QuarryPersistTests", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
     .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp"]),
+    // The platform-neutral parts of QuarrySwiftUI (model holder, cache activity counts).
+    .testTarget(name: "QuarrySwiftUITests", dependencies: ["QuarrySwiftUI"]),
     .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
     .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive", "QuarryPersist", "QuarrySwiftUI"]),

@@ -1,6 +1,7 @@
 // QuarrySwiftUI: SwiftUI property wrappers and environment over the app layer (QuarryApp).
-// Apple platforms only; on Linux the module compiles to nothing (its sources are type-checked
-// there against Scripts/AppleStubs by Scripts/typecheck-apple-stubs.sh).
+// Apple platforms only; on Linux only its SwiftUI-free helpers (ModelHolder, CacheActivity)
+// compile, for Tests/QuarrySwiftUITests, and Scripts/typecheck-apple-stubs.sh type-checks the
+// rest against Scripts/AppleStubs.
 #if canImport(SwiftUI)
 @_exported import QuarryApp
 #endif

@@ -26,11 +26,7 @@ public struct IsFetching: DynamicProperty {
   /// The number of fetching queries.
   public var wrappedValue: Int {
     let filters = self.filters
-    return holder.model(for: client) { client in
-      CacheActivity(read: { client.isFetching(filters) }, subscribe: { refresh in
-        client.queryCache.subscribe { _ in refresh() }
-      })
-    }.count
+    return holder.model(for: client) { CacheActivity.fetching($0, filters) }.count
   }
 }
 
@@ -58,11 +54,7 @@ public struct IsMutating: DynamicProperty {
   /// The number of pending mutations.
   public var wrappedValue: Int {
     let filters = self.filters
-    return holder.model(for: client) { client in
-      CacheActivity(read: { client.isMutating(filters) }, subscribe: { refresh in
-        client.mutationCache.subscribe { _ in refresh() }
-      })
-    }.count
+    return holder.model(for: client) { CacheActivity.mutating($0, filters) }.count
   }
 }
 #endif

@@ -1,4 +1,4 @@
-#if canImport(SwiftUI)
+// Compiled on every platform (no SwiftUI in it), so Tests/QuarrySwiftUITests checks it on Linux.
 import QuarryApp
 
 /// Keeps a wrapper's model across view updates (inside `@State`), made on first use with the
@@ -21,4 +21,3 @@ final class ModelHolder<Model: AnyObject> {
     return made
   }
 }
-#endif

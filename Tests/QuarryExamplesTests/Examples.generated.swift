@@ -66,7 +66,7 @@ import QuarryScenarios
 }
 #endif
 
-// README.md:90
+// README.md:91
 @MainActor @Sendable func example3() async throws {
 
   let client = QueryClient()   // a real clock; tests pass a VirtualScheduler
@@ -76,7 +76,7 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// README.md:104
+// README.md:105
 @MainActor @Sendable func example4() async throws {
   var addTodo = MutationOptions(mutationKey: ["addTodo"])
   addTodo.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
@@ -93,7 +93,7 @@ import QuarryScenarios
   let todo = try await client.mutate("buy milk", as: Todo.self, options: addTodo)
 }
 
-// README.md:125
+// README.md:126
 @MainActor @Sendable func example5() async throws {
   let feed = InfiniteQueryObserver(client: client, options: .infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
@@ -118,7 +118,7 @@ import QuarryScenarios
   stopDashboard()
 }
 
-// README.md:153
+// README.md:154
 @MainActor @Sendable func example6() async throws {
   var options = QueryOptions(queryKey: ["answer", 42])
   options.queryFn = .streamedQuery(initialValue: "", reducer: { text, token in text + token }) { _ in
@@ -131,14 +131,14 @@ import QuarryScenarios
   let unsubscribe = observer.subscribe { result in print(result.data ?? "", result.fetchStatus) }
 }
 
-// README.md:170
+// README.md:171
 @MainActor @Sendable func example7() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:247
+// README.md:248
 @MainActor @Sendable func example8() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
@@ -770,7 +770,7 @@ import QuarryScenarios
 }
 #endif
 
-// Sources/QuarrySwiftUI/IsFetching.swift:40
+// Sources/QuarrySwiftUI/IsFetching.swift:36
 #if canImport(SwiftUI)
 @MainActor @Sendable func example79() async throws {
   struct SavingLabel: View {
