@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "Quarry", targets: ["Quarry"]),
     .library(name: "QuarryApp", targets: ["QuarryApp"]),
+    .library(name: "QuarrySwiftUI", targets: ["QuarrySwiftUI"]),
     .library(name: "QuarryScenarios", targets: ["QuarryScenarios"]),
     .library(name: "QuarryLive", targets: ["QuarryLive"]),
     .library(name: "QuarryPersist", targets: ["QuarryPersist"]),
@@ -15,6 +16,11 @@ let package = Package(
     .target(name: "Quarry"),
     // The app layer: typed functions and keys, state enums, @Observable models.
     .target(name: "QuarryApp", dependencies: ["Quarry"]),
+    // SwiftUI over the app layer: @Query, @Mutation, @InfiniteQuery, @IsFetching, @IsMutating,
+    // .queryClient(_:). Apple platforms only: on Linux only its SwiftUI-free helpers compile
+    // (tested by QuarrySwiftUITests); Scripts/typecheck-apple-stubs.sh type-checks the rest
+    // against Scripts/AppleStubs.
+    .target(name: "QuarrySwiftUI", dependencies: ["QuarryApp"]),
     .target(name: "QuarryScenarios", dependencies: ["Quarry", "QuarryPersist"]),
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
     // `swift run -c release quarry-bench`: the hot paths side by side with Conformance/tanstack/bench.mjs.
@@ -31,9 +37,11 @@ let package = Package(
     .testTarget(name: "QuarryPersistTests", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
     .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp"]),
+    // The platform-neutral parts of QuarrySwiftUI (model holder, cache activity counts).
+    .testTarget(name: "QuarrySwiftUITests", dependencies: ["QuarrySwiftUI"]),
     .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
-    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive", "QuarryPersist"]),
+    .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive", "QuarryPersist", "QuarrySwiftUI"]),
   ],
   swiftLanguageModes: [.v6]
 )

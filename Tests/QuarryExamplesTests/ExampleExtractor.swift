@@ -73,7 +73,15 @@ enum ExampleExtractor {
       // Regenerate: bash Scripts/update-examples.sh
 
       import Foundation
+      #if canImport(SwiftUI)
+      // Re-exports QuarryApp and the engine. Imported alone, its `@Query` and `@Mutation`
+      // shadow the engine's `Query` and `Mutation` classes; a direct `import QuarryApp` beside
+      // it would make them ambiguous.
+      import QuarrySwiftUI
+      import SwiftUI
+      #else
       import QuarryApp  // re-exports the engine (Quarry)
+      #endif
       import QuarryLive
       import QuarryPersist
       import QuarryScenarios
