@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
   name: "Quarry",
+  // Apple platforms: `Task.immediate` (query functions start inside the fetch, as a JavaScript call
+  // does) needs the Swift 6.2 runtime. Linux has no minimum.
+  platforms: [.macOS("26.0"), .iOS("26.0"), .tvOS("26.0"), .watchOS("26.0"), .visionOS("26.0")],
   products: [
     .library(name: "Quarry", targets: ["Quarry"]),
     .library(name: "QuarryApp", targets: ["QuarryApp"]),
