@@ -1,0 +1,119 @@
+import Quarry
+
+/// The random steps: each picks an operation valid in the current state.
+extension ScenarioBuilder {
+  mutating func step() {
+    advance()
+    let subscribed = observers.indices.filter { observers[$0].subscribed }
+    let unsubscribed = observers.indices.filter { !observers[$0].subscribed }
+    switch random.int(0...99) {
+    case 0..<14:
+      let operation = random.pick(["fetchQuery", "fetchQuery", "prefetchQuery", "ensureQueryData"])
+      emit(operation, queryOptions(observer: false), recording: operation != "prefetchQuery" || random.chance(50))
+    case 14..<26 where observers.count < 5:
+      let name = "o\(observers.count + 1)"
+      observers.append((name, true))
+      emit("observe", ["observer": .string(name), "options": queryOptions(observer: true)], recording: true)
+    case 26..<33 where !subscribed.isEmpty:
+      let index = random.pick(subscribed)
+      observers[index].subscribed = false
+      emit("unsubscribe", ["observer": .string(observers[index].name)], recording: false)
+    case 33..<37 where !unsubscribed.isEmpty:
+      let index = random.pick(unsubscribed)
+      observers[index].subscribed = true
+      emit("subscribe", ["observer": .string(observers[index].name)], recording: false)
+    case 37..<44 where !observers.isEmpty:
+      let name = random.pick(observers).name
+      emit("setOptions", ["observer": .string(name), "options": queryOptions(observer: true)], recording: false)
+    case 44..<47 where !observers.isEmpty:
+      var arguments: [String: JSONValue] = ["observer": .string(random.pick(observers).name)]
+      if random.chance(40) { arguments["options"] = ["cancelRefetch": .bool(random.chance(50))] }
+      emit("refetch", .object(arguments), recording: true)
+    case 47..<50 where !observers.isEmpty:
+      steps.append(["at": .number(Double(time)), "getCurrentResult": ["observer": .string(random.pick(observers).name)], "as": .string(handle())])
+    case 50..<55:
+      focused.toggle()
+      emit("setFocused", ["focused": .bool(focused)], recording: false)
+    case 55..<60:
+      online.toggle()
+      emit("setOnline", ["online": .bool(online)], recording: false)
+    case 60..<74:
+      clientOperation()
+    case 74..<80:
+      var arguments: [String: JSONValue] = ["queryKey": random.pick(keys)]
+      if random.chance(50) { arguments["updater"] = ["$fn": "increment", "by": 1] } else { arguments["data"] = .number(Double(random.int(10...99))) }
+      emit("setQueryData", .object(arguments), recording: true)
+    case 80..<85:
+      steps.append(["at": .number(Double(time)), random.pick(["getQueryData", "getQueryState"]): ["queryKey": random.pick(keys)], "as": .string(handle())])
+    case 85..<88:
+      steps.append(["at": .number(Double(time)), "isFetching": random.chance(50) ? [:] : ["filters": filters()], "as": .string(handle())])
+    case 88..<94 where !mutationFunctions.isEmpty:
+      var options: [String: JSONValue] = ["mutationFn": "m0"]
+      if random.chance(30) { options["retry"] = .number(Double(random.int(0...2))) }
+      if random.chance(20) { options["networkMode"] = random.pick(["always", "offlineFirst"] as [JSONValue]) }
+      emit("mutate", ["options": .object(options), "variables": .number(Double(random.int(0...9)))], recording: true)
+    default:
+      emit("fetchQuery", queryOptions(observer: false), recording: true)
+    }
+  }
+
+  mutating func clientOperation() {
+    let operation = random.pick(["invalidateQueries", "invalidateQueries", "refetchQueries", "cancelQueries", "resetQueries", "removeQueries"])
+    var arguments: [String: JSONValue] = [:]
+    if random.chance(80) { arguments["filters"] = filters() }
+    if operation == "invalidateQueries", random.chance(40), case .object(var f) = arguments["filters"] ?? [:] {
+      f["refetchType"] = random.pick(["active", "inactive", "all", "none"] as [JSONValue])
+      arguments["filters"] = .object(f)
+    }
+    switch operation {
+    case "invalidateQueries", "refetchQueries", "resetQueries":
+      if random.chance(30) {
+        var options: [String: JSONValue] = ["cancelRefetch": .bool(random.chance(50))]
+        if random.chance(20) { options["throwOnError"] = true }
+        arguments["options"] = .object(options)
+      }
+    case "cancelQueries":
+      if random.chance(40) { arguments["options"] = ["revert": .bool(random.chance(50)), "silent": .bool(random.chance(50))] }
+    default: break
+    }
+    emit(operation, .object(arguments), recording: operation != "removeQueries")
+  }
+
+  mutating func filters() -> JSONValue {
+    var result: [String: JSONValue] = [:]
+    if random.chance(80) {
+      let key = random.pick(keys)
+      if case .array(let elements) = key, random.chance(50) {
+        result["queryKey"] = .array(Array(elements.prefix(random.int(1...elements.count))))
+      } else {
+        result["queryKey"] = key
+      }
+      if random.chance(30) { result["exact"] = .bool(random.chance(50)) }
+    }
+    if random.chance(25) { result["type"] = random.pick(["active", "inactive", "all"] as [JSONValue]) }
+    if random.chance(15) { result["stale"] = .bool(random.chance(50)) }
+    if random.chance(10) { result["fetchStatus"] = random.pick(["idle", "fetching", "paused"] as [JSONValue]) }
+    return .object(result)
+  }
+
+  mutating func queryOptions(observer: Bool) -> JSONValue {
+    var options: [String: JSONValue] = ["queryKey": random.pick(keys), "queryFn": .string(random.pick(queryFunctions))]
+    if random.chance(30) { options["staleTime"] = random.pick([0, 5, 30, 100, "Infinity"] as [JSONValue]) }
+    if random.chance(15) { options["gcTime"] = random.pick([0, 20, 100] as [JSONValue]) }
+    if random.chance(15) { options["retry"] = .number(Double(random.int(0...2))) }
+    if random.chance(10) { options["retryDelay"] = .number(Double(random.pick([0, 3, 15]))) }
+    if random.chance(10) { options["networkMode"] = random.pick(["online", "always", "offlineFirst"] as [JSONValue]) }
+    guard observer else { return .object(options) }
+    if random.chance(15) { options["enabled"] = .bool(random.chance(30)) }
+    if random.chance(15) { options["refetchInterval"] = random.pick([15, 40] as [JSONValue]) }
+    if random.chance(5) { options["refetchIntervalInBackground"] = true }
+    if random.chance(15) { options["refetchOnWindowFocus"] = random.pick([true, false, "always"] as [JSONValue]) }
+    if random.chance(15) { options["refetchOnReconnect"] = random.pick([true, false, "always"] as [JSONValue]) }
+    if random.chance(15) { options["refetchOnMount"] = random.pick([true, false, "always"] as [JSONValue]) }
+    if random.chance(10) { options["select"] = random.pick([["$fn": "identity"], ["$fn": "countCalls"]] as [JSONValue]) }
+    if random.chance(10) { options["placeholderData"] = random.pick([["$fn": "previousData"], 7] as [JSONValue]) }
+    if random.chance(10) { options["notifyOnChangeProps"] = ["$fn": "const", "value": ["data", "status"]] }
+    if random.chance(5) { options["retryOnMount"] = false }
+    return .object(options)
+  }
+}
