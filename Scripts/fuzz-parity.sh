@@ -75,7 +75,7 @@ for ((s = seed; s < seed + seeds; s++)); do
   "$runner" "$work/specs" --compare "$work/tanstack" --json "$work/compare.json" > "$work/compare.txt" 2>&1 || true
   while read -r id status; do
     [[ -f "$work/tanstack/$id.jsonl" ]] || continue
-    first=$(grep -m1 "$id" "$work/compare.txt" | cut -c1-400)
+    first=$(grep -A3 "^FAIL $id " "$work/compare.txt" | sed 1d | cut -c1-300 | tr -s ' \n' ' ')
     minimised="$out/minimised/$s-$id.json"
     python3 "$root/Scripts/fuzz-minimise.py" "$runner" "$harness" "$work/specs/gen/$id.json" "$minimised" "$work/min-$id" \
       || cp "$work/specs/gen/$id.json" "$minimised"

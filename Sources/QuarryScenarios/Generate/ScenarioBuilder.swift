@@ -67,8 +67,9 @@ struct ScenarioBuilder: Sendable {
         } else {
           outcome["return"] = .number(Double(random.int(0...9)))
         }
-        if random.chance(20) { outcome["readSignal"] = true }
-        if random.chance(10) { outcome["onAbort"] = true }
+        // A mutation function has no abort signal in TanStack (its context has none).
+        if !mutation && random.chance(20) { outcome["readSignal"] = true }
+        if !mutation && random.chance(10) { outcome["onAbort"] = true }
       }
       if index == count - 1 { outcome["times"] = "forever" } else if random.chance(20) { outcome["times"] = 2 }
       list.append(.object(outcome))
