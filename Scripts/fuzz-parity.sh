@@ -3,15 +3,16 @@
 # engine alone (lint, no crash, no hang, byte-identical replays) and, when TANSTACK_QUERY_CORE
 # names a query-core module, records TanStack's traces and compares; every difference gets a
 # minimised fixture (steps, then option members, removed greedily while it still differs).
-# Usage: Scripts/fuzz-parity.sh --seed S [--count N] [--seeds K] [--out DIR] [--timeout SEC]
-#   --seeds K runs seeds S..S+K-1; findings go to DIR (default: a new temp dir), one line each in
+# Usage: Scripts/fuzz-parity.sh --seed S [--count N] [--seeds K] [--out DIR] [--timeout SEC] [--minimise M]
+#   --seeds K runs seeds S..S+K-1; --timeout is per scenario (default 20 s); --minimise M minimises
+#   the first M differences of each kind (default 3); findings go to DIR (default: a new temp dir), one line each in
 #   DIR/findings.txt, minimised fixtures in DIR/minimised/. Exits 1 when anything was found.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
 
-seed="" count=20 seeds=1 out="" limit=20
+seed="" count=20 seeds=1 out="" limit=20 per_kind=3
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --seed) seed="$2"; shift 2 ;;
@@ -19,7 +20,8 @@ while [[ $# -gt 0 ]]; do
     --seeds) seeds="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --timeout) limit="$2"; shift 2 ;;
-    *) echo "usage: Scripts/fuzz-parity.sh --seed S [--count N] [--seeds K] [--out DIR] [--timeout SEC]" >&2; exit 2 ;;
+    --minimise) per_kind="$2"; shift 2 ;;
+    *) echo "usage: Scripts/fuzz-parity.sh --seed S [--count N] [--seeds K] [--out DIR] [--timeout SEC] [--minimise M]" >&2; exit 2 ;;
   esac
 done
 [[ -n "$seed" ]] || { echo "fuzz-parity: --seed S is required" >&2; exit 2; }
@@ -76,10 +78,27 @@ for ((s = seed; s < seed + seeds; s++)); do
   while read -r id status; do
     [[ -f "$work/tanstack/$id.jsonl" ]] || continue
     first=$(grep -A3 "^FAIL $id " "$work/compare.txt" | sed 1d | cut -c1-300 | tr -s ' \n' ' ')
-    minimised="$out/minimised/$s-$id.json"
-    python3 "$root/Scripts/fuzz-minimise.py" "$runner" "$harness" "$work/specs/gen/$id.json" "$minimised" "$work/min-$id" \
-      || cp "$work/specs/gen/$id.json" "$minimised"
-    finding "seed $s $id: differs from TanStack ($status): $first; minimised: $minimised"
+    # The kind of difference: the first differing events' ev/type/action on each side. Only the
+    # first $per_kind of a kind are minimised (minimising costs a replay per candidate).
+    kind=$(grep -A3 "^FAIL $id " "$work/compare.txt" | python3 -c 'import json,sys
+parts = []
+for line in sys.stdin:
+    line = line.strip()
+    for side in ("tanstack:", "swift:"):
+        if line.startswith(side):
+            try: e = json.loads(line[len(side):])
+            except Exception: e = {"ev": "?"}
+            parts.append(side + "/".join(str(e.get(k, "")) for k in ("ev", "type", "action")))
+print(" ".join(parts) or "other")')
+    seen=$(grep -cF -- "[$kind]" "$findings" || true)
+    if [[ $seen -lt $per_kind ]]; then
+      minimised="$out/minimised/$s-$id.json"
+      python3 "$root/Scripts/fuzz-minimise.py" "$runner" "$harness" "$work/specs/gen/$id.json" "$minimised" "$work/min-$id" \
+        || cp "$work/specs/gen/$id.json" "$minimised"
+    else
+      minimised="$work/specs/gen/$id.json (not minimised: kind seen $seen times)"
+    fi
+    finding "seed $s $id: differs from TanStack [$kind]: $first; fixture: $minimised"
   done < <(not_passing "$work/compare.json")
 done
 

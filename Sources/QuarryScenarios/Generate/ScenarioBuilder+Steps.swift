@@ -4,6 +4,24 @@ import Quarry
 extension ScenarioBuilder {
   mutating func step() {
     advance()
+    guard random.chance(10) else { return operation() }
+    let first = steps.count
+    inTick = true
+    for _ in 0..<random.int(2...3) { operation() }
+    inTick = false
+    let inner = Array(steps[first...])
+    steps.removeSubrange(first...)
+    steps.append(["at": .number(Double(time)), "tick": .array(inner)])
+  }
+
+  /// Records a step that returns a value (`as` always given).
+  mutating func query(_ operation: String, _ arguments: JSONValue) {
+    var step: [String: JSONValue] = [operation: arguments, "as": .string(handle())]
+    if !inTick { step["at"] = .number(Double(time)) }
+    steps.append(.object(step))
+  }
+
+  mutating func operation() {
     let subscribed = observers.indices.filter { observers[$0].subscribed }
     let unsubscribed = observers.indices.filter { !observers[$0].subscribed }
     switch random.int(0...99) {
@@ -30,7 +48,7 @@ extension ScenarioBuilder {
       if random.chance(40) { arguments["options"] = ["cancelRefetch": .bool(random.chance(50))] }
       emit("refetch", .object(arguments), recording: true)
     case 47..<50 where !observers.isEmpty:
-      steps.append(["at": .number(Double(time)), "getCurrentResult": ["observer": .string(random.pick(observers).name)], "as": .string(handle())])
+      query("getCurrentResult", ["observer": .string(random.pick(observers).name)])
     case 50..<55:
       focused.toggle()
       emit("setFocused", ["focused": .bool(focused)], recording: false)
@@ -44,16 +62,40 @@ extension ScenarioBuilder {
       if random.chance(50) { arguments["updater"] = ["$fn": "increment", "by": 1] } else { arguments["data"] = .number(Double(random.int(10...99))) }
       emit("setQueryData", .object(arguments), recording: true)
     case 80..<85:
-      steps.append(["at": .number(Double(time)), random.pick(["getQueryData", "getQueryState"]): ["queryKey": random.pick(keys)], "as": .string(handle())])
+      query(random.pick(["getQueryData", "getQueryState"]), ["queryKey": random.pick(keys)])
     case 85..<88:
-      steps.append(["at": .number(Double(time)), "isFetching": random.chance(50) ? [:] : ["filters": filters()], "as": .string(handle())])
+      let operation = random.pick(["isFetching", "isFetching", "findAll", "getQueriesData"])
+      var arguments: [String: JSONValue] = [:]
+      if operation == "getQueriesData" || random.chance(50) { arguments["filters"] = filters() }
+      query(operation, .object(arguments))
     case 88..<94 where !mutationFunctions.isEmpty:
       var options: [String: JSONValue] = ["mutationFn": "m0"]
       if random.chance(30) { options["retry"] = .number(Double(random.int(0...2))) }
       if random.chance(20) { options["networkMode"] = random.pick(["always", "offlineFirst"] as [JSONValue]) }
       emit("mutate", ["options": .object(options), "variables": .number(Double(random.int(0...9)))], recording: true)
+    case 94..<98 where !observers.isEmpty:
+      listenerStep()
     default:
       emit("fetchQuery", queryOptions(observer: false), recording: true)
+    }
+  }
+
+  /// Subscribes a named listener (sometimes one that unsubscribes itself), or unsubscribes or
+  /// subscribes again one that can be.
+  mutating func listenerStep() {
+    if let index = listeners.indices.first(where: { _ in random.chance(40) }) {
+      let listener = listeners[index]
+      listeners[index].subscribed.toggle()
+      emit(listener.subscribed ? "unsubscribe" : "subscribe", ["observer": .string(listener.observer), "listener": .string(listener.name)], recording: false)
+      return
+    }
+    listenerCount += 1
+    let name = "l\(listenerCount)", observer = random.pick(observers).name
+    if random.chance(40) {
+      emit("subscribe", ["observer": .string(observer), "listener": .string(name), "unsubscribeAfter": .number(Double(random.int(1...3)))], recording: false)
+    } else {
+      listeners.append((observer, name, true))
+      emit("subscribe", ["observer": .string(observer), "listener": .string(name)], recording: false)
     }
   }
 
@@ -100,6 +142,7 @@ extension ScenarioBuilder {
     var options: [String: JSONValue] = ["queryKey": random.pick(keys), "queryFn": .string(random.pick(queryFunctions))]
     if random.chance(30) { options["staleTime"] = random.pick([0, 5, 30, 100, "Infinity"] as [JSONValue]) }
     if random.chance(15) { options["gcTime"] = random.pick([0, 20, 100] as [JSONValue]) }
+    if random.chance(8) { options["initialData"] = .number(Double(random.int(0...9))) }
     if random.chance(15) { options["retry"] = .number(Double(random.int(0...2))) }
     if random.chance(10) { options["retryDelay"] = .number(Double(random.pick([0, 3, 15]))) }
     if random.chance(10) { options["networkMode"] = random.pick(["online", "always", "offlineFirst"] as [JSONValue]) }

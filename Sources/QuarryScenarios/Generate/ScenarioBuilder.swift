@@ -11,6 +11,11 @@ struct ScenarioBuilder: Sendable {
   var queryFunctions: [String] = []
   var mutationFunctions: [String] = []
   var observers: [(name: String, subscribed: Bool)] = []
+  /// Named listeners that may be unsubscribed or subscribed again (not those with `unsubscribeAfter`).
+  var listeners: [(observer: String, name: String, subscribed: Bool)] = []
+  var listenerCount = 0
+  /// Inside a `tick`: steps take no `at`.
+  var inTick = false
   var handles = 0
   var time = 0
   var focused = true
@@ -88,7 +93,8 @@ struct ScenarioBuilder: Sendable {
   }
 
   mutating func emit(_ operation: String, _ arguments: JSONValue, recording: Bool) {
-    var step: [String: JSONValue] = [operation: arguments, "at": .number(Double(time))]
+    var step: [String: JSONValue] = [operation: arguments]
+    if !inTick { step["at"] = .number(Double(time)) }
     if recording && random.chance(70) { step["as"] = .string(handle()) }
     steps.append(.object(step))
   }
