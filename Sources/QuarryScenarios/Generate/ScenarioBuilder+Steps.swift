@@ -75,6 +75,8 @@ extension ScenarioBuilder {
       emit("mutate", ["options": .object(options), "variables": .number(Double(random.int(0...9)))], recording: true)
     case 94..<98 where !observers.isEmpty:
       listenerStep()
+    case 98..<100:
+      rareStep()
     default:
       emit("fetchQuery", queryOptions(observer: false), recording: true)
     }
@@ -96,6 +98,40 @@ extension ScenarioBuilder {
     } else {
       listeners.append((observer, name, true))
       emit("subscribe", ["observer": .string(observer), "listener": .string(name)], recording: false)
+    }
+  }
+
+  /// Less common operations: optimistic results, query defaults, mutation observers, resuming
+  /// paused mutations.
+  mutating func rareStep() {
+    switch random.int(0...4) {
+    case 0 where !observers.isEmpty:
+      query("getOptimisticResult", ["observer": .string(random.pick(observers).name), "options": queryOptions(observer: true)])
+    case 1:
+      var options: [String: JSONValue] = [:]
+      if random.chance(60) { options["staleTime"] = random.pick([0, 20, "Infinity", "static"] as [JSONValue]) }
+      if random.chance(40) { options["retry"] = .number(Double(random.int(0...2))) }
+      if random.chance(40) { options["gcTime"] = random.pick([0, 30] as [JSONValue]) }
+      emit("setQueryDefaults", ["queryKey": .array([random.pick(["todos", "user"] as [JSONValue])]), "options": .object(options)], recording: false)
+    case 2 where !mutationFunctions.isEmpty:
+      mutationObservers += 1
+      emit("observeMutation", ["observer": .string("mo\(mutationObservers)"), "options": ["mutationFn": "m0"]], recording: true)
+    case 3 where mutationObservers > 0:
+      let name = JSONValue.string("mo\(random.int(1...mutationObservers))")
+      if random.chance(70) {
+        emit("mutate", ["observer": name, "variables": .number(Double(random.int(0...9)))], recording: true)
+      } else {
+        emit("reset", ["observer": name], recording: false)
+      }
+    case 4 where !mutationFunctions.isEmpty:
+      emit("resumePausedMutations", [:], recording: true)
+    default:
+      var options = queryOptions(observer: false)
+      if case .object(var members) = options {
+        members["revalidateIfStale"] = .bool(random.chance(50))
+        options = .object(members)
+      }
+      emit("ensureQueryData", options, recording: true)
     }
   }
 
@@ -148,6 +184,8 @@ extension ScenarioBuilder {
     if random.chance(10) { options["networkMode"] = random.pick(["online", "always", "offlineFirst"] as [JSONValue]) }
     guard observer else { return .object(options) }
     if random.chance(15) { options["enabled"] = .bool(random.chance(30)) }
+    if random.chance(5) { options["enabled"] = ["$fn": "dataBelow", "n": 3, "then": true, "else": false] }
+    if random.chance(5) { options["staleTime"] = ["$fn": "dataBelow", "n": 5, "then": 0, "else": "Infinity"] }
     if random.chance(15) { options["refetchInterval"] = random.pick([15, 40] as [JSONValue]) }
     if random.chance(5) { options["refetchIntervalInBackground"] = true }
     if random.chance(15) { options["refetchOnWindowFocus"] = random.pick([true, false, "always"] as [JSONValue]) }

@@ -14,6 +14,8 @@ struct ScenarioBuilder: Sendable {
   /// Named listeners that may be unsubscribed or subscribed again (not those with `unsubscribeAfter`).
   var listeners: [(observer: String, name: String, subscribed: Bool)] = []
   var listenerCount = 0
+  /// Mutation observers, named `mo1`, `mo2`, ...
+  var mutationObservers = 0
   /// Inside a `tick`: steps take no `at`.
   var inTick = false
   var handles = 0
