@@ -106,7 +106,7 @@ import QuarryScenarios
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:210
+// README.md:222
 @MainActor @Sendable func example7() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
