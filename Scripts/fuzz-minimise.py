@@ -30,7 +30,7 @@ def differs(candidate):
 
 def shrink_list(owner, key, keep_last=False):
     changed, i = False, len(owner[key]) - (2 if keep_last else 1)
-    while i >= 0:
+    while i >= 0 and len(owner[key]) > 1:
         removed = owner[key].pop(i)
         if differs(fixture):
             changed = True
@@ -54,6 +54,8 @@ if not differs(fixture):
 while True:
     changed = shrink_list(fixture, "steps", keep_last=False) if len(fixture["steps"]) > 1 else False
     for step in fixture["steps"]:
+        if isinstance(step.get("tick"), list) and len(step["tick"]) > 1:
+            changed |= shrink_list(step, "tick")
         changed |= shrink_members(step, {"at"} | {k for k in step if k not in ("as",)} - {"as"})
         for operation in [k for k in step if k not in ("at", "as")]:
             arguments = step[operation]
