@@ -48,5 +48,22 @@ run_flags=(--compare "$traces")
 if [[ -f "$deviations" ]]; then run_flags+=(--deviations "$deviations"); fi
 swift run "${swift_flags[@]}" --skip-build scenario-runner "$specs" "${run_flags[@]}" || status=1
 
+# The generated corpus (Conformance/generated/README.md): fixtures and TanStack traces, no node.
+generated="Conformance/generated"
+if [[ -d "$generated/specs" ]]; then
+  echo "== generated corpus $generated"
+  swift run "${swift_flags[@]}" --skip-build scenario-runner lint "$generated/specs" || status=1
+  gen_fixtures=$(find "$generated/specs" -mindepth 2 -maxdepth 2 -name '*.json' | wc -l)
+  gen_traces=$(find "$generated/traces" -maxdepth 1 -name '*.jsonl' | wc -l)
+  if [[ $gen_fixtures -ne $gen_traces ]]; then
+    echo "$generated: $gen_fixtures fixtures but $gen_traces traces"
+    status=1
+  fi
+  gen_code=0
+  gen_out=$(swift run "${swift_flags[@]}" --skip-build scenario-runner "$generated/specs" --compare "$generated/traces" --repeat 2 2>&1) || gen_code=$?
+  printf '%s\n' "$gen_out" | grep -v '^PASS ' || true
+  [[ $gen_code -eq 0 ]] || status=1
+fi
+
 if [[ $status -eq 0 ]]; then echo "parity: OK"; else echo "parity: FAILED"; fi
 exit $status

@@ -26,6 +26,15 @@ switch command {
 case .help:
   emit(RunnerCommand.usage)
   exit(0)
+case .generate(let options):
+  do {
+    let paths = try GenerateCommand.run(options)
+    emit("wrote \(paths.count) fixtures to \(options.output)")
+    exit(0)
+  } catch {
+    printError("scenario-runner: \(error)")
+    exit(1)
+  }
 case .lint(let directory):
   do {
     let report = try Linter.lint(directory: directory)

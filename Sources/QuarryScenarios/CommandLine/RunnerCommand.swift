@@ -5,6 +5,8 @@ public enum RunnerCommand: Sendable, Equatable {
   case run(RunnerOptions)
   /// `scenario-runner lint DIR`.
   case lint(directory: String)
+  /// `scenario-runner generate --seed S --count N --out DIR`.
+  case generate(GenerateOptions)
   /// `scenario-runner --help`.
   case help
 
@@ -12,6 +14,7 @@ public enum RunnerCommand: Sendable, Equatable {
   public static let usage = """
     usage: scenario-runner [run] DIR [options]
            scenario-runner lint DIR
+           scenario-runner generate --seed S [--count N] --out DIR
 
     run options:
       --compare DIR            compare each trace with DIR/<id>.jsonl (TanStack's golden traces)
@@ -21,12 +24,16 @@ public enum RunnerCommand: Sendable, Equatable {
       --filter PATTERN         only IDs matching PATTERN (an ID or a glob with * and ?); repeatable
       --trace-dir DIR          write each trace to DIR/<id>.jsonl
       --json FILE              write the JSON report to FILE
+
+    generate writes N (default 100, at most 999) random valid fixtures of seed S to
+    DIR/gen/gen-NNN.json and DIR/gen.md (for differential fuzzing, Scripts/fuzz-parity.sh)
     """
 
   /// Parses the arguments after the program name.
   public static func parse(_ arguments: [String]) throws(RunnerError) -> RunnerCommand {
     var rest = arguments[...]
     if rest.contains(where: { $0 == "--help" || $0 == "-h" }) { return .help }
+    if rest.first == "generate" { return .generate(try GenerateOptions.parse(rest.dropFirst())) }
     var subcommand = "run"
     if let first = rest.first, first == "run" || first == "lint" {
       subcommand = first
