@@ -27,7 +27,7 @@ import Testing
     unsubscribeCache()
   }
 
-  @Test func aListenerWritingToTheClientStillGoesToTheBack() {
+  @Test func aListenerWritingToTheClientDeliversItsWriteNestedAsTanStackDoes() {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)
     let log = Log()
@@ -36,8 +36,9 @@ import Testing
       if event.query.queryKey == ["a"], event.type == "added" { client.setQueryData(["b"], value: 1) }
     }
     client.setQueryData(["a"], value: 1)
-    // The listener's write is delivered after the rest of the operation's calls.
-    #expect(log.entries == [#"["a"] added"#, #"["a"] updated"#, #"["b"] added"#, #"["b"] updated"#])
+    // The listener's own write delivers its calls at once, before the operation's next call, as
+    // TanStack's synchronous listener would (callbacks-002).
+    #expect(log.entries == [#"["a"] added"#, #"["b"] added"#, #"["b"] updated"#, #"["a"] updated"#])
     unsubscribeCache()
   }
 }

@@ -12,12 +12,12 @@ import Synchronization
 ///
 /// Effects from all threads go through one FIFO that one thread drains at a time, in commit
 /// order. A thread that commits while another drains appends and returns without waiting, so a
-/// listener that waits for another thread touching the client cannot deadlock it; effects that
-/// a listener's own client calls cause go to the back of the FIFO.
+/// listener that waits for another thread touching the client cannot deadlock it. Effects that
+/// user code run by the delivering thread causes (a listener's or a query function's own client
+/// calls) are performed at once, nested, as TanStack's synchronous listeners would run them.
 final class EngineLock: @unchecked Sendable {
   // Safe: `depth` and `outbox` are only touched by the thread holding `lock`; `fifo`,
-  // `isDraining` and `deliverer` are guarded by `fifoLock`; `isRunningPlumbing` is touched only
-  // by the delivering thread (others never read it: `deliverer == me` fails first); `owner` is atomic.
+  // `isDraining` and `deliverer` are guarded by `fifoLock`; `owner` is atomic.
   private let lock = NSRecursiveLock()
   private var depth = 0
   private var outbox: [Effect] = []
@@ -26,10 +26,8 @@ final class EngineLock: @unchecked Sendable {
   private var fifo: [() -> Void] = []
   private var fifoHead = 0
   private var isDraining = false
-  /// The thread delivering effects (guarded by `fifoLock`), and whether it is running a plumbing
-  /// effect right now (touched only by that thread).
+  /// The thread delivering effects (guarded by `fifoLock`).
   private var deliverer: UInt = 0
-  private var isRunningPlumbing = false
   /// Threads inside ``batch(_:)`` (guarded by `lock`): how deep, and the listener effects
   /// waiting for the outermost batch to end.
   private var batches: [UInt: Batch] = [:]
@@ -129,9 +127,10 @@ final class EngineLock: @unchecked Sendable {
     let me = currentThreadID()
     let role: Role = fifoLock.withLock {
       if isDraining {
-        // A query function's synchronous prefix runs inside a plumbing effect; the client calls
-        // it makes deliver their listener calls before it goes on, as TanStack's do.
-        if deliverer == me, isRunningPlumbing { return .inline }
+        // User code run by this (delivering) thread — a listener, a query function's prefix, a
+        // mutation callback — made these client calls: deliver them at once, nested, before the
+        // current batch goes on, as TanStack's synchronous listeners would.
+        if deliverer == me { return .inline }
         for effect in effects where effect.kind == .listener { fifo.append(effect.run) }
         return .queued
       }
@@ -168,13 +167,9 @@ final class EngineLock: @unchecked Sendable {
     }
   }
 
-  /// Runs one effect on the delivering thread, noting whether it is plumbing.
-  private func run(_ effect: Effect) {
-    let saved = isRunningPlumbing
-    isRunningPlumbing = effect.kind == .plumbing
-    effect.run()
-    isRunningPlumbing = saved
-  }
+  /// Runs one effect on the delivering thread.
+  @inline(__always)
+  private func run(_ effect: Effect) { effect.run() }
 
   /// What the thread performing effects does with them.
   private enum Role {
