@@ -4,17 +4,6 @@ import Testing
 /// The byte writer (`jsonText`) against the `String` writer it replaces on the hot path: the same
 /// text, byte for byte, for both member orders.
 @Suite struct JSONByteEncodingTests {
-  /// A deterministic generator (SplitMix64), so a failure reproduces.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 
   static let strings = [
     "", "todos", "caf\u{E9}", "cafe\u{301}", "\u{1F600}", "a\"b", "back\\slash", "\n\r\t\u{08}\u{0C}",
@@ -26,7 +15,7 @@ import Testing
     -9_007_199_254_740_993, .nan, .infinity, -.infinity, 5e-324, 1.7976931348623157e308, 0.1, 100, 4294967295,
   ]
 
-  static func value(_ g: inout Generator, depth: Int) -> JSONValue {
+  static func value(_ g: inout SplitMix64, depth: Int) -> JSONValue {
     switch Int(g.next() % (depth > 3 ? 5 : 7)) {
     case 0: return g.next() % 2 == 0 ? .null : .undefined
     case 1: return .bool(g.next() % 2 == 0)
@@ -41,7 +30,7 @@ import Testing
   }
 
   @Test func randomValuesWriteTheSameTextAsTheStringWriter() {
-    var g = Generator(state: 14)
+    var g = SplitMix64(state: 14)
     for _ in 0..<20_000 {
       let v = Self.value(&g, depth: 0)
       for order in [JSONValue.MemberOrder.sorted, .javaScriptProperty] {

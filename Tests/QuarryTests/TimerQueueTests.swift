@@ -4,21 +4,10 @@ import Testing
 /// The timer heap against a straightforward model, and the schedulers at a scale where a
 /// linear structure would not finish.
 @Suite struct TimerQueueTests {
-  /// A deterministic generator (SplitMix64), so a failure replays.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 
   @Test(arguments: [1, 2, 3])
   func theHeapPopsWhatALinearScanWould(seed: UInt64) {
-    var random = SplitMix(state: seed)
+    var random = SplitMix64(state: seed)
     var queue = TimerQueue<Int, String>()
     var model: [(id: UInt64, due: Int, payload: String)] = []
     var nextID: UInt64 = 0
@@ -60,7 +49,7 @@ import Testing
     for i in 0..<200_000 { ids.append(scheduler.setTimeout(Double(i % 1_000)) { fired.increment() }) }
     #expect(scheduler.pendingTimerCount == 200_000)
     #expect(scheduler.nextTimerDue == 0)
-    var random = SplitMix(state: 7)
+    var random = SplitMix64(state: 7)
     ids.shuffle(using: &random)
     for id in ids.dropLast(10) { scheduler.clearTimeout(id) }
     #expect(scheduler.pendingTimerCount == 10)

@@ -116,7 +116,7 @@ import Testing
   static func run(seed: UInt64, add: @escaping @Sendable (Double, Bool, @escaping @Sendable () -> Void) -> UInt64, clear: @escaping @Sendable (UInt64) -> Void, advance: (Double) -> Void, now: @escaping @Sendable () -> Double) -> [String] {
     let log = Log()
     let state = NSLockish()
-    nonisolated(unsafe) var random = TimerQueueTests.SplitMix(state: seed)
+    nonisolated(unsafe) var random = SplitMix64(state: seed)
     nonisolated(unsafe) var ids: [UInt64] = []
     let delays: [Double] = [0, 0, 1, 2, 3, 5, 5, 10, -4, .nan, 2.7]
     nonisolated(unsafe) var makeTimer: (String) -> Void = { _ in }
