@@ -33,6 +33,23 @@ import Testing
     #expect(try state.data(as: Todo.self) == Todo(id: 1, title: "buy milk"))
   }
 
+  /// TanStack's `#mutationDefaults` is a `Map`: setting a key again keeps its position, so a
+  /// narrower key registered in between still wins (TanStack 5.102.0 gives 2 here).
+  @Test func settingMutationDefaultsAgainKeepsTheKeysPosition() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var one = MutationOptions()
+    one.retry = .count(1)
+    var two = MutationOptions()
+    two.retry = .count(2)
+    var three = MutationOptions()
+    three.retry = .count(3)
+    client.setMutationDefaults(["a"], one)
+    client.setMutationDefaults(["a", "b"], two)
+    client.setMutationDefaults(["a"], three)
+    #expect(client.getMutationDefaults(["a", "b"]).retry == .count(2))
+    #expect(client.getMutationDefaults(["a"]).retry == .count(3))
+  }
+
   @Test func aFailingMutationFunctionThrowsItsSwiftError() async {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)

@@ -28,22 +28,14 @@ extension QueryClient {
   /// Sets defaults for mutations whose key starts with `mutationKey`; a mutation can be configured
   /// entirely by them (which lets a restored paused mutation run again).
   public func setMutationDefaults(_ mutationKey: QueryKey, _ options: MutationOptions) {
-    engine.lock.sync {
-      let hash = mutationKey.queryHash
-      if let i = mutationDefaults.firstIndex(where: { $0.hash == hash }) {
-        mutationDefaults.remove(at: i)
-      }
-      // A JavaScript `Map.set` on an existing key keeps its position.
-      mutationDefaults.append((hash, mutationKey, options))
-    }
+    engine.lock.sync { mutationDefaults.set(mutationKey, options) }
   }
 
   /// The merged defaults of every `setMutationDefaults` key that `mutationKey` starts with.
   public func getMutationDefaults(_ mutationKey: QueryKey) -> MutationOptions {
     engine.lock.sync {
       var result = MutationOptions()
-      for entry in mutationDefaults where partialMatchKey(mutationKey, entry.key) {
-        var options = entry.options
+      for var options in mutationDefaults.matching(mutationKey) {
         options.mutationKey = nil
         result = options.merged(over: result)
       }

@@ -33,8 +33,8 @@ public final class QueryClient: @unchecked Sendable {
   private var defaultOptionsStorage: DefaultOptions {
     didSet { updateHashFollowsKey() }
   }
-  var mutationDefaults: [(hash: String, key: QueryKey, options: MutationOptions)] = []
-  private var queryDefaults: [(hash: String, key: QueryKey, options: QueryOptions)] = [] {
+  var mutationDefaults = KeyedDefaults<MutationOptions>()
+  private var queryDefaults = KeyedDefaults<QueryOptions>() {
     didSet { updateHashFollowsKey() }
   }
   /// Whether every key's hash is its `hashKey`: no default (client-wide or per key) sets
@@ -59,7 +59,7 @@ public final class QueryClient: @unchecked Sendable {
 
   private func updateHashFollowsKey() {
     func keeps(_ o: QueryOptions) -> Bool { o.queryHash == nil && o.queryKeyHashFn == nil }
-    hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.allSatisfy { keeps($0.options) }
+    hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.entries.allSatisfy { keeps($0.options) }
     noQueryDefaults = queryDefaults.isEmpty && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
   }
 
@@ -239,22 +239,14 @@ public final class QueryClient: @unchecked Sendable {
 
   /// Sets defaults for queries whose key starts with `queryKey`.
   public func setQueryDefaults(_ queryKey: QueryKey, _ options: QueryOptions) {
-    engine.lock.sync {
-      let hash = queryKey.queryHash
-      if let i = queryDefaults.firstIndex(where: { $0.hash.hasSameCodeUnits(as: hash) }) {
-        queryDefaults[i].options = options
-      } else {
-        queryDefaults.append((hash, queryKey, options))
-      }
-    }
+    engine.lock.sync { queryDefaults.set(queryKey, options) }
   }
 
   /// The merged defaults of every `setQueryDefaults` key that `queryKey` starts with.
   public func getQueryDefaults(_ queryKey: QueryKey) -> QueryOptions {
     engine.lock.sync {
       var result = QueryOptions()
-      for entry in queryDefaults where partialMatchKey(queryKey, entry.key) {
-        var options = entry.options
+      for var options in queryDefaults.matching(queryKey) {
         options.queryKey = nil
         result = options.merged(over: result)
       }
