@@ -204,7 +204,7 @@ import QuarryScenarios
   print(try feed.pages(as: [Int].self))
 }
 
-// Sources/Quarry/Client/QueryClient+Mutations.swift:76
+// Sources/Quarry/Client/QueryClient+Mutations.swift:68
 @MainActor @Sendable func example14() async throws {
   let todo = try await client.mutate("buy milk", as: Todo.self) { title, _ in try await api.addTodo(title) }
 }

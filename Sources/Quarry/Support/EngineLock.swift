@@ -143,12 +143,12 @@ final class EngineLock: @unchecked Sendable {
       for effect in effects where effect.kind == .plumbing { effect.run() }
       return
     case .inline:
-      for effect in effects { run(effect) }
+      for effect in effects { effect.run() }
       return
     case .deliverer:
       break
     }
-    for effect in effects { run(effect) }
+    for effect in effects { effect.run() }
     while true {
       let next: (() -> Void)? = fifoLock.withLock {
         guard fifoHead < fifo.count else {
@@ -167,17 +167,14 @@ final class EngineLock: @unchecked Sendable {
     }
   }
 
-  /// Runs one effect on the delivering thread.
-  @inline(__always)
-  private func run(_ effect: Effect) { effect.run() }
-
   /// What the thread performing effects does with them.
   private enum Role {
     /// Delivers them and then the FIFO.
     case deliverer
     /// Runs plumbing now and queues listener calls behind the ones being delivered.
     case queued
-    /// Runs them all now: they come from the deliverer's own plumbing (a query function's prefix).
+    /// Runs them all now: user code the delivering thread runs made them (a listener, a query
+    /// function's prefix, a mutation callback), so they are delivered nested, as in TanStack.
     case inline
   }
 
