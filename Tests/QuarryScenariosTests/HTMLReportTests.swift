@@ -173,3 +173,18 @@ import Testing
     #expect(hrefs.allSatisfy { $0.hasPrefix("#") })
   }
 }
+
+extension HTMLReportTests {
+  @Test func aHugeTraceIsCutWhereItIsDrawn() throws {
+    let count = TimelineBuilder.maximumEvents + 2500
+    let trace = (0..<count).map { #"{"ev":"call","fn":"f","key":"[\"k\"]","n":\#($0 + 1),"t":\#($0)}"# }
+    let evaluation = ScenarioEvaluation(result: ScenarioResult(id: "huge-001", title: "huge", status: .pass), area: "huge", trace: trace)
+    let (axis, sides) = HTMLReport.timelines(of: evaluation)
+    let timeline = try #require(sides.first?.timeline)
+    #expect(timeline.eventCount == count && timeline.omitted == 2500)
+    #expect(timeline.lane(.query, #"["k"]"#)?.ticks.count == TimelineBuilder.maximumEvents)
+    #expect(axis.times.count == TimelineBuilder.maximumEvents)
+    let data = HTMLReport.scenarioData(evaluation)
+    #expect(data["sides"]?.arrayValue?.first?["omitted"] == 2500)
+  }
+}

@@ -111,7 +111,7 @@ extension HTMLReport {
         return table;
       }
 
-      function drawScenario(s) {
+      function drawScenario(s, single) {
         var section = el('section', 'scenario');
         section.setAttribute('data-id', s.id);
         var h = el('h2');
@@ -128,13 +128,37 @@ extension HTMLReport {
           d.appendChild(el('div', 'mono', 'Swift:    ' + (s.diff.swift !== undefined ? s.diff.swift : '(end of trace)')));
           section.appendChild(d);
         }
+        if (s.window) section.appendChild(drawWindow(s));
         s.sides.forEach(function (side) {
           section.appendChild(el('h3', null, side.name + ' \u00b7 ' + side.events + ' trace lines'));
           if (side.omitted) section.appendChild(el('p', 'omitted', side.omitted + ' later lines not drawn'));
           section.appendChild(drawSide(s, side));
+          section.appendChild(drawTrace(s, side, single && !s.diff));
         });
-        if (s.window) section.appendChild(drawWindow(s));
         return section;
+      }
+
+      // The trace lines drawn, in order (every line is a tick on a lane, an observer's cache event on two), folded.
+      function drawTrace(s, side, open) {
+        var lines = [], seen = {};
+        side.lanes.forEach(function (lane) {
+          lane.e.forEach(function (e) {
+            if (e[1] > 0 && !seen[e[1]]) { seen[e[1]] = true; lines.push(e); }
+          });
+        });
+        lines.sort(function (a, b) { return a[1] - b[1]; });
+        var box = el('details', 'trace');
+        if (open) box.open = true;
+        box.appendChild(el('summary', null, side.name + ' trace'));
+        var table = el('table', 'window');
+        lines.forEach(function (e) {
+          var row = el('tr', s.diff && e[1] === s.diff.line ? 'first' : null);
+          row.appendChild(el('td', 'n', String(e[1])));
+          row.appendChild(el('td', null, e[4]));
+          table.appendChild(row);
+        });
+        box.appendChild(table);
+        return box;
       }
 
       var detail = document.getElementById('detail');
@@ -143,7 +167,7 @@ extension HTMLReport {
         var wanted = decodeURIComponent(location.hash.slice(1));
         var list = wanted === 'all' ? data.scenarios : (byId[wanted] ? [byId[wanted]] : []);
         while (detail.firstChild) detail.removeChild(detail.firstChild);
-        list.forEach(function (s) { detail.appendChild(drawScenario(s)); });
+        list.forEach(function (s) { detail.appendChild(drawScenario(s, list.length === 1)); });
         if (!list.length) detail.appendChild(el('p', 'hint', 'Choose a scenario in the table to see its timeline.'));
         rows.forEach(function (r) {
           var selected = r.getAttribute('data-id') === wanted;

@@ -15,14 +15,14 @@ extension HTMLReport {
     .legend { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 4px 10px; margin-bottom: 8px; }
     .legend p { margin: 4px 0; } .key { margin-right: 10px; white-space: nowrap; } .key svg { vertical-align: -1px; margin-right: 3px; }
     .filters { display: flex; gap: 14px; align-items: center; margin-bottom: 6px; flex-wrap: wrap; }
-    .table { max-height: 280px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
+    .table { max-height: 230px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
     table { border-collapse: collapse; width: 100%; }
     th, td { padding: 3px 8px; border-bottom: 1px solid #eef0f3; text-align: left; vertical-align: top; }
     th { position: sticky; top: 0; background: #eef1f5; z-index: 1; }
     td.num { text-align: right; } tbody tr { cursor: pointer; } tbody tr:hover { background: #f1f5ff; } tr.selected { background: #e4ecff; }
     #detail { margin-top: 12px; }
     .scenario { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; margin-bottom: 12px; }
-    .details { background: #fff4f4; border-left: 3px solid var(--error); padding: 6px 8px; white-space: pre-wrap; margin: 6px 0; }
+    .details { background: #fff4f4; border-left: 3px solid var(--error); padding: 6px 8px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 6px 0; }
     .diff { background: #fbeef8; border-left: 3px solid #b4329a; padding: 6px 8px; margin: 6px 0; }
     .diff div { white-space: pre-wrap; word-break: break-all; }
     .timeline { overflow-x: auto; border: 1px solid #eef0f3; border-radius: 4px; }
@@ -41,5 +41,6 @@ extension HTMLReport {
     .window td { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 11px; word-break: break-all; border-bottom: 1px solid #f0f0f0; }
     .window td.n { width: 46px; color: var(--muted); } .window tr.first td { background: #fbd9ef; }
     .hint, .omitted { color: var(--muted); }
+    .trace { margin-top: 4px; } .trace summary { cursor: pointer; color: var(--muted); }
     """#
 }

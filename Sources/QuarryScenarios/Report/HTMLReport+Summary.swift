@@ -14,7 +14,7 @@ extension HTMLReport {
       ("settle", "settle / return"), ("callback", "callback"), ("abort", "abort"), ("final", "final state"), ("storage", "storage")]
       .map { tick($0.0, $0.1) }
     return """
-      <details class="legend"><summary>Legend</summary>
+      <details class="legend" open><summary>Legend</summary>
       <p>Status (upper stripe): \(statuses.joined(separator: " "))</p>
       <p>Activity (lower stripe: fetchStatus, or a mutation running or paused): \(activities.joined(separator: " "))</p>
       <p>Ticks: \(ticks.joined(separator: " ")) <span class="key"><svg width="12" height="12" aria-hidden="true"><path class="check" d="M6 0 L12 6 L6 12 L0 6 Z"></path></svg>check</span>

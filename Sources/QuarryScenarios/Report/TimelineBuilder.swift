@@ -7,7 +7,7 @@ struct TimelineBuilder {
   /// Trace lines drawn per side; the rest are counted as omitted, so a huge scenario stays usable.
   static let maximumEvents = 4000
   /// The longest hover text kept per tick.
-  static let maximumText = 400
+  static let maximumText = 2000
 
   var axis: TimelineAxis
   /// The steps with their virtual times (the previous step's when `at` is absent).
