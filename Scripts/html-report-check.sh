@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Checks the `--html` report in a real browser. Writes the report of the full specification and
-# of the generated corpus, each with --compare, loads every page in headless Chromium (Debian's
-# `chromium`, installed if missing) with every scenario's timeline drawn (`#all`), and fails on
-# any console message or uncaught exception of the page, or when its script did not finish
-# (`data-ready`), caught errors (`data-errors`), or drew fewer timelines than it has scenarios
-# (`data-rendered` against `data-scenarios`).
+# of the generated corpus, each with --compare, and of a scratch specification holding a trace
+# that differs, a failed check, a malformed fixture and a title that tries to inject a script;
+# loads every page in headless Chromium (Debian's `chromium`, installed if missing) with every
+# scenario's timeline drawn (`#all`), and fails on any console message or uncaught exception of
+# the page, when its script did not finish (`data-ready`), caught errors (`data-errors`), drew
+# fewer timelines than it has scenarios (`data-rendered` against `data-scenarios`), or ran the
+# injected script; and checks that the area and status filters (set from the query string) work.
 # Usage: Scripts/html-report-check.sh            check the reports of Specs/ and Conformance/generated
 #        Scripts/html-report-check.sh PAGE ...   check these pages instead
 set -euo pipefail
@@ -37,6 +39,36 @@ if [[ ${#pages[@]} -eq 0 ]]; then
       --html "$out/generated.html" > "$out/generated.txt" || true
     tail -n 1 "$out/generated.txt"
     pages+=("$out/generated.html")
+  fi
+  # The suites above pass, so a third page exercises the rest: a trace that differs (one line of
+  # TanStack's removed), a failed check, a malformed fixture, and a title that tries to run a script.
+  echo "== report of a scratch specification with a difference, a failed check and an error"
+  scratch="$out/scratch"
+  mkdir -p "$scratch/specs/dedup" "$scratch/specs/broken" "$scratch/traces"
+  cp Specs/dedup/dedup-00[1-3].json "$scratch/specs/dedup/"
+  cp Conformance/tanstack/traces/dedup-00[1-3].jsonl "$scratch/traces/"
+  cp "$scratch/traces/dedup-001.jsonl" "$scratch/traces/broken-001.jsonl"
+  sed -i '3d' "$scratch/traces/dedup-001.jsonl"
+  sed -e 's/"dedup-001"/"broken-001"/' -e 's/"todos": 1 }/"todos": 2 }/' \
+    -e 's#"title": "[^"]*"#"title": "</script><script>document.body.dataset.injected = 1</script> \\"q\\" '"'"'s'"'"'"#' \
+    Specs/dedup/dedup-001.json > "$scratch/specs/broken/broken-001.json"
+  printf '{"format": 1, "id": "broken-002"}\n' > "$scratch/specs/broken/broken-002.json"
+  swift run --skip-build scenario-runner "$scratch/specs" --compare "$scratch/traces" \
+    --html "$out/scratch.html" > "$out/scratch.txt" || true
+  tail -n 1 "$out/scratch.txt"
+  for row in 'broken-001" data-area="broken" data-status="fail' 'broken-002" data-area="broken" data-status="error' \
+    'dedup-001" data-area="dedup" data-status="differs' 'dedup-002" data-area="dedup" data-status="pass'; do
+    grep -qF "<tr data-id=\"$row\">" "$out/scratch.html" || { echo "FAIL: no summary row $row"; exit 1; }
+  done
+  pages+=("$out/scratch.html")
+  # The filters, set from the query string: two of the five rows are passing dedup scenarios.
+  timeout 300 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+    --dump-dom "file://$(realpath "$out/scratch.html")?area=dedup&status=pass" > "$out/filtered.dom" 2> /dev/null || true
+  if grep -qF '<span id="filter-count">2 of 5 shown</span>' "$out/filtered.dom"; then
+    echo "  the area and status filters show 2 of 5 rows"
+  else
+    echo "FAIL: the area and status filters did not show the 2 passing dedup rows of 5"
+    exit 1
   fi
 fi
 
@@ -85,6 +117,10 @@ for page in "${pages[@]}"; do
   fi
   if [[ -z "$scenarios" || "$scenarios" -eq 0 || "$rendered" != "$scenarios" ]]; then
     echo "FAIL: the script drew ${rendered:-no} timelines of ${scenarios:-unknown} scenarios"
+    status=1
+  fi
+  if grep -q 'data-injected' "$dom"; then
+    echo "FAIL: text from a fixture ran as a script"
     status=1
   fi
   svgs=$(grep -o '<div class="timeline">' "$dom" | wc -l || true)

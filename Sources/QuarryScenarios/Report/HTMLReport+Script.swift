@@ -1,7 +1,7 @@
 import Quarry
 extension HTMLReport {
-  /// The page's script: filters the summary and draws the chosen scenario's timelines (`#ID`,
-  /// or `#all` for every scenario) as inline SVG, from the JSON in `#quarry-data`. It writes only
+  /// The page's script: filters the summary (also from `?area=A&status=S&q=TEXT`) and draws the
+  /// chosen scenario's timelines (`#ID`, or `#all` for every scenario) as inline SVG, from the JSON in `#quarry-data`. It writes only
   /// with `textContent` and attributes, never markup. On `<body>` it records
   /// `data-rendered` (scenarios drawn), `data-errors` (errors caught by `window.onerror` and
   /// unhandled rejections) and `data-ready`, which `Scripts/html-report-check.sh` reads.
@@ -196,6 +196,11 @@ extension HTMLReport {
         count.textContent = shown + ' of ' + rows.length + ' shown';
       }
       [area, status, text].forEach(function (c) { c.addEventListener('input', filter); c.addEventListener('change', filter); });
+      // `?area=A&status=S&q=TEXT` sets the filters on load, so a filtered view can be linked.
+      var params = new URLSearchParams(location.search);
+      if (params.has('area')) area.value = params.get('area');
+      if (params.has('status')) status.value = params.get('status');
+      if (params.has('q')) text.value = params.get('q');
       window.addEventListener('hashchange', show);
       filter();
       show();

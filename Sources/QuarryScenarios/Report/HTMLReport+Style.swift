@@ -39,7 +39,7 @@ extension HTMLReport {
     .diffline { stroke: #e0138c; stroke-width: 2; stroke-dasharray: 4 2; } .diffmark { fill: none; stroke: #e0138c; stroke-width: 2; }
     .window { border-collapse: collapse; width: 100%; table-layout: fixed; margin-top: 6px; }
     .window td { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 11px; word-break: break-all; border-bottom: 1px solid #f0f0f0; }
-    .window td.n { width: 46px; color: var(--muted); } .window tr.first td { background: #fbd9ef; }
+    .window .n { width: 46px; color: var(--muted); } .window tr.first td { background: #fbd9ef; }
     .hint, .omitted { color: var(--muted); }
     .trace { margin-top: 4px; } .trace summary { cursor: pointer; color: var(--muted); }
     """#
