@@ -188,3 +188,29 @@ extension HTMLReportTests {
     #expect(data["sides"]?.arrayValue?.first?["omitted"] == 2500)
   }
 }
+
+extension HTMLReportTests {
+  @Test func anAddedQueryShowsTheStatusALaterResultShows() throws {
+    // initialData: the query is added with data, which the observer's first result shows.
+    let evaluation = try Self.evaluate("initialdata-001")
+    let timeline = try #require(HTMLReport.timelines(of: evaluation).sides.first?.timeline)
+    let states = Self.states(timeline.lane(.query, #"["todos"]"#))
+    #expect(states.first == "success/idle")
+    #expect(!states.contains { $0.hasPrefix("pending") })
+  }
+
+  @Test func aRevertingSetStateShowsTheStateBeforeTheFetch() throws {
+    let evaluation = try Self.evaluate("cancellation-001")
+    let timeline = try #require(HTMLReport.timelines(of: evaluation).sides.first?.timeline)
+    #expect(Self.states(timeline.lane(.query, #"["todos"]"#)) == ["pending/idle", "pending/fetching", "pending/idle"])
+  }
+
+  @Test func aResetShowsTheStatusTheFinalLineShows() throws {
+    let evaluation = try Self.evaluate("client-013")
+    let timeline = try #require(HTMLReport.timelines(of: evaluation).sides.first?.timeline)
+    let idle = Self.states(timeline.lane(.query, #"["list","idle"]"#))
+    #expect(!idle.contains { $0.hasPrefix("unknown") })
+    #expect(idle.last == "pending/idle")
+    #expect(QueryStatusHints.of(TimelineEvent.read(evaluation.trace))[18] == "pending")
+  }
+}

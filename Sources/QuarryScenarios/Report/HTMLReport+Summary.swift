@@ -22,8 +22,9 @@ extension HTMLReport {
       <span class="key"><svg width="6" height="12" aria-hidden="true"><line class="diffline" x1="3" x2="3" y1="0" y2="12"></line></svg>first difference</span></p>
       <p>Time runs left to right; the events of one millisecond are drawn in trace order, and gaps grow with the logarithm of the time between them.
       Observer bands are the results their listeners received. Query bands replay the cache events' actions with TanStack's reducer, which the trace
-      names without their payload: <code>added</code> is drawn pending (no <code>initialData</code>), <code>fetch</code> fetching (not paused offline),
-      a <code>setState</code> during a fetch is its revert, any other <code>setState</code> unknown; the <code>final</code> line's state is exact.</p>
+      names without their payload: the status an <code>added</code> or <code>setState</code> leaves is read from the query's next observer result or
+      <code>final</code> line before a <code>success</code> or <code>error</code>; without one, <code>added</code> is drawn pending, a <code>setState</code>
+      during a fetch is its revert, any other unknown; <code>fetch</code> is drawn fetching (never paused offline); the <code>final</code> line's state is exact.</p>
       </details>
 
       """

@@ -1,10 +1,11 @@
 import Quarry
 /// Replays a query's `status` and `fetchStatus` from the actions its cache events name, with
-/// TanStack's reducer (`query.ts` `#dispatch`): the trace writes the action type, not the state,
-/// so what the action's payload decides is approximated and said so in the report's legend:
-/// `added` is `pending`/`idle` (no `initialData`), `fetch` is `fetching` (not `paused` offline),
-/// `setState` while fetching is the revert to the state before the fetch, otherwise `unknown`.
-/// The `final` line's state is exact.
+/// TanStack's reducer (`query.ts` `#dispatch`). The trace writes the action type, not the state,
+/// so the status an `added` or `setState` line leaves is taken from a later line that shows it
+/// (`QueryStatusHints`); without one, `added` is `pending` (no `initialData`), `setState` during
+/// a fetch is the revert to the state before it, and any other `setState` is `unknown`. `fetch`
+/// is drawn `fetching` (never `paused` offline). The `final` line's state is exact. The report's
+/// legend says so.
 struct QueryStateReducer: Sendable {
   /// The state now, `nil` before `added`.
   private(set) var state: LaneState?
@@ -13,24 +14,26 @@ struct QueryStateReducer: Sendable {
   /// The state and data flag before the latest `fetch` (TanStack's `#revertState`).
   private var beforeFetch: (LaneState, Bool?)?
 
-  /// Applies a cache event of `type` with `action` (for `updated`).
-  mutating func apply(type: String, action: String?) {
+  /// Applies a cache event of `type` with `action` (for `updated`); `hint` is the status a later
+  /// line shows an `added` or `setState` left.
+  mutating func apply(type: String, action: String?, hint: String? = nil) {
+    func hasData(_ status: String) -> Bool? { status == "success" ? true : status == "pending" ? false : nil }
     switch type {
     case "added":
-      state = LaneState(status: "pending", activity: "idle")
-      hasData = false
+      state = LaneState(status: hint ?? "pending", activity: "idle")
+      self.hasData = hasData(hint ?? "pending")
     case "removed":
       state = nil
     case "updated":
       guard var current = state else { return }
       switch action {
       case "fetch":
-        beforeFetch = (current, hasData)
+        beforeFetch = (current, self.hasData)
         current.activity = "fetching"
-        if hasData == false { current.status = "pending" }
+        if self.hasData == false { current.status = "pending" }
       case "success":
         current = LaneState(status: "success", activity: "idle")
-        hasData = true
+        self.hasData = true
         beforeFetch = nil
       case "error":
         current.status = "error"
@@ -39,11 +42,11 @@ struct QueryStateReducer: Sendable {
       case "continue": current.activity = "fetching"
       case "setState":
         if current.activity != "idle", let (previous, data) = beforeFetch {
-          current = LaneState(status: previous.status, activity: "idle")
-          hasData = data
+          current = LaneState(status: hint ?? previous.status, activity: "idle")
+          self.hasData = hint.map(hasData) ?? data
         } else {
-          current.status = "unknown"
-          hasData = nil
+          current.status = hint ?? "unknown"
+          self.hasData = hint.flatMap(hasData)
         }
       default: break  // failed, invalidate: no band change
       }

@@ -52,6 +52,7 @@ struct TimelineBuilder {
     var callLanes: [String: (TimelineLane.Kind, String)] = [:]
     var lastMutation: String?
     var ranks: [Double: Int] = [:]
+    let hints = QueryStatusHints.of(events)
     for event in events {
       let rank = ranks[event.t, default: 0]
       ranks[event.t] = rank + 1
@@ -72,7 +73,7 @@ struct TimelineBuilder {
         }
         add(tick(.cache, label), to: .query, key)
         var reducer = queries[key] ?? QueryStateReducer()
-        reducer.apply(type: type, action: action)
+        reducer.apply(type: type, action: action, hint: hints[event.line])
         queries[key] = reducer
         band(.query, key, reducer.state, at: x)
       case "call":
