@@ -138,7 +138,7 @@ import QuarryScenarios
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:263
+// README.md:284
 @MainActor @Sendable func example8() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
@@ -717,15 +717,21 @@ import QuarryScenarios
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
-// Sources/QuarryScenarios/Runner/Runner.swift:7
+// Sources/QuarryScenarios/Report/HTMLReport.swift:9
 @MainActor @Sendable func example76() async throws {
+  let page = HTMLReport(evaluations: [], specification: "Specs", compareDirectory: nil)
+  print(page.html.hasPrefix("<!DOCTYPE html>"))  // true
+}
+
+// Sources/QuarryScenarios/Runner/Runner.swift:7
+@MainActor @Sendable func example77() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }
 
 // Sources/QuarrySwiftUI/InfiniteQuery.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example77() async throws {
+@MainActor @Sendable func example78() async throws {
   struct Item: Identifiable, Sendable { let id: Int }
   struct FetchItems: InfiniteQueryFunc {
     let initialPageParam = 0
@@ -759,7 +765,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:8
 #if canImport(SwiftUI)
-@MainActor @Sendable func example78() async throws {
+@MainActor @Sendable func example79() async throws {
   struct FetchingBadge: View {
     @IsFetching private var fetching
 
@@ -772,7 +778,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:36
 #if canImport(SwiftUI)
-@MainActor @Sendable func example79() async throws {
+@MainActor @Sendable func example80() async throws {
   struct SavingLabel: View {
     @IsMutating private var saving
 
@@ -785,7 +791,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Mutation.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example80() async throws {
+@MainActor @Sendable func example81() async throws {
   struct Note: Sendable { let title: String }
   struct CreateNote: MutationFunc {
     func run(variables: String) async throws -> Note { Note(title: variables) }
@@ -811,7 +817,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Queries.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example81() async throws {
+@MainActor @Sendable func example82() async throws {
   struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
   struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
   struct Dashboard: View {
@@ -830,7 +836,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Query.swift:13
 #if canImport(SwiftUI)
-@MainActor @Sendable func example82() async throws {
+@MainActor @Sendable func example83() async throws {
   struct User: Sendable { let id: Int; let name: String }
   struct FetchUser: QueryFunc {
     func run(_ id: Int) async throws -> User { User(id: id, name: "user \(id)") }
@@ -855,7 +861,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/QueryClient+Environment.swift:32
 #if canImport(SwiftUI)
-@MainActor @Sendable func example83() async throws {
+@MainActor @Sendable func example84() async throws {
   struct RootView: View {
     @State private var client = QueryClient()
     var body: some View {

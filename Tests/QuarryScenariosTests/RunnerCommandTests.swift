@@ -18,6 +18,11 @@ import Testing
       repeatCount: 3, filters: ["dedup-*", "retry-001"], traceDirectory: "out", jsonReportFile: "report.json")))
   }
 
+  @Test func parsesHTML() throws {
+    #expect(try RunnerCommand.parse(["Specs/", "--html", "report.html"]) == .run(RunnerOptions(directory: "Specs/", htmlReportFile: "report.html")))
+    #expect(try RunnerCommand.parse(["Specs/", "--html=r.html"]) == .run(RunnerOptions(directory: "Specs/", htmlReportFile: "r.html")))
+  }
+
   @Test func lintTakesADirectory() throws {
     #expect(try RunnerCommand.parse(["lint", "Specs"]) == .lint(directory: "Specs"))
     #expect(throws: RunnerError.self) { try RunnerCommand.parse(["lint", "Specs", "--json", "x"]) }

@@ -24,6 +24,8 @@ public enum RunnerCommand: Sendable, Equatable {
       --filter PATTERN         only IDs matching PATTERN (an ID or a glob with * and ?); repeatable
       --trace-dir DIR          write each trace to DIR/<id>.jsonl
       --json FILE              write the JSON report to FILE
+      --html FILE              write a self-contained HTML timeline report to FILE
+                               (with --compare: Swift and TanStack side by side)
 
     generate writes N (default 100, at most 999) random valid fixtures of seed S to
     DIR/gen/gen-NNN.json and DIR/gen.md (for differential fuzzing, Scripts/fuzz-parity.sh)
@@ -61,6 +63,7 @@ public enum RunnerCommand: Sendable, Equatable {
         case "--filter": options.filters.append(try value())
         case "--trace-dir": options.traceDirectory = try value()
         case "--json": options.jsonReportFile = try value()
+        case "--html": options.htmlReportFile = try value()
         default: throw RunnerError("unknown option \(name)")
         }
       } else if argument.hasPrefix("-") && argument != "-" {

@@ -37,21 +37,28 @@ public struct Runner: Sendable {
       }
     }
     var results: [ScenarioResult] = []
+    var evaluations: [ScenarioEvaluation] = []
     var seen: [String: String] = [:]
     for fixture in fixtures {
-      let result: ScenarioResult
+      let evaluation: ScenarioEvaluation
       if let other = seen[fixture.id] {
-        result = ScenarioResult(id: fixture.id, title: "", status: .error, details: ["\(fixture.path): the ID \(fixture.id) is also used by \(other)"])
+        let result = ScenarioResult(id: fixture.id, title: "", status: .error, details: ["\(fixture.path): the ID \(fixture.id) is also used by \(other)"])
+        evaluation = ScenarioEvaluation(result: result, area: fixture.area)
       } else {
         seen[fixture.id] = fixture.path
-        result = try evaluate(fixture, context: context)
+        evaluation = try evaluateWithTraces(fixture, context: context)
       }
-      results.append(result)
-      onResult(result)
+      results.append(evaluation.result)
+      if options.htmlReportFile != nil { evaluations.append(evaluation) }
+      onResult(evaluation.result)
     }
     let report = RunReport(results: results)
     if let jsonFile = options.jsonReportFile {
       try write(report.json(), to: jsonFile)
+    }
+    if let htmlFile = options.htmlReportFile {
+      let page = HTMLReport(evaluations: evaluations, specification: options.directory, compareDirectory: options.compareDirectory)
+      try write(page.html, to: htmlFile)
     }
     return report
   }
@@ -79,15 +86,22 @@ public struct Runner: Sendable {
 
   /// Decodes, replays and judges one fixture (writing its trace when `--trace-dir` is set).
   public func evaluate(_ fixture: FixtureFile, context: Context) throws(RunnerError) -> ScenarioResult {
+    try evaluateWithTraces(fixture, context: context).result
+  }
+
+  /// Decodes, replays and judges one fixture, keeping its steps and traces for the HTML report.
+  public func evaluateWithTraces(_ fixture: FixtureFile, context: Context) throws(RunnerError) -> ScenarioEvaluation {
     let scenario: Scenario
     do {
       scenario = try FixtureDecoder.decode(contentsOf: fixture.path)
     } catch {
-      return ScenarioResult(id: fixture.id, title: Runner.bestEffortTitle(fixture.path), status: .error, details: [error.description])
+      let result = ScenarioResult(id: fixture.id, title: Runner.bestEffortTitle(fixture.path), status: .error, details: [error.description])
+      return ScenarioEvaluation(result: result, area: fixture.area)
     }
     let first = interpret(scenario)
     if let error = first.error {
-      return ScenarioResult(id: scenario.id, title: scenario.title, status: .error, details: [error.description])
+      let result = ScenarioResult(id: scenario.id, title: scenario.title, status: .error, details: [error.description])
+      return ScenarioEvaluation(result: result, area: fixture.area, scenario: scenario, trace: first.trace, failures: first.failures)
     }
     if let traceDirectory = options.traceDirectory {
       try write(TraceText.text(of: first.trace), to: traceDirectory + "/" + scenario.id + ".jsonl")
@@ -107,10 +121,12 @@ public struct Runner: Sendable {
       }
     }
     var note: String?
+    var goldenTrace: [String]?
     if let compareDirectory = options.compareDirectory {
       let goldenPath = (compareDirectory.hasSuffix("/") ? compareDirectory : compareDirectory + "/") + scenario.id + ".jsonl"
       if let data = FileManager.default.contents(atPath: goldenPath) {
         let golden = TraceText.lines(of: String(decoding: data, as: UTF8.self))
+        goldenTrace = golden
         if let difference = TraceText.firstDifference(expected: golden, actual: first.trace) {
           let lines = difference.describe("trace differs from \(goldenPath)", expectedLabel: "tanstack", actualLabel: "swift")
           if let deviation = context.deviations.entries[scenario.id], details.isEmpty {
@@ -133,7 +149,7 @@ public struct Runner: Sendable {
         result.details = ["listed in expected-failures.json (\(reason)) but passed; remove it from the list"]
       }
     }
-    return result
+    return ScenarioEvaluation(result: result, area: fixture.area, scenario: scenario, trace: first.trace, golden: goldenTrace, failures: first.failures)
   }
 
   /// The fixture's title if its JSON is readable, for ERROR lines.

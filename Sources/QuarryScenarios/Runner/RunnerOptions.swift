@@ -17,12 +17,14 @@ public struct RunnerOptions: Sendable, Equatable {
   public var traceDirectory: String?
   /// `--json FILE`: write the JSON report there.
   public var jsonReportFile: String?
+  /// `--html FILE`: write the self-contained HTML timeline report there.
+  public var htmlReportFile: String?
 
   /// Creates options.
   public init(
     directory: String, compareDirectory: String? = nil, deviationsFile: String? = nil,
     expectedFailuresFile: String? = nil, repeatCount: Int = 1, filters: [String] = [],
-    traceDirectory: String? = nil, jsonReportFile: String? = nil
+    traceDirectory: String? = nil, jsonReportFile: String? = nil, htmlReportFile: String? = nil
   ) {
     self.directory = directory
     self.compareDirectory = compareDirectory
@@ -32,6 +34,7 @@ public struct RunnerOptions: Sendable, Equatable {
     self.filters = filters
     self.traceDirectory = traceDirectory
     self.jsonReportFile = jsonReportFile
+    self.htmlReportFile = htmlReportFile
   }
 
   /// Whether `id` passes the filters.
