@@ -4,8 +4,9 @@
 # names a query-core module, records TanStack's traces and compares; every difference gets a
 # minimised fixture (steps, then option members, removed greedily while it still differs).
 # Usage: Scripts/fuzz-parity.sh --seed S [--count N] [--seeds K] [--out DIR] [--timeout SEC] [--minimise M]
-#   --seeds K runs seeds S..S+K-1; --timeout is per scenario (default 20 s); --minimise M minimises
-#   the first M differences of each kind (default 3); findings go to DIR (default: a new temp dir), one line each in
+#   --seeds K runs seeds S..S+K-1 (N is at most 999 per seed: 2,000 fixtures are --seeds 4 --count 500);
+#   --timeout is per scenario (default 20 s); --minimise M minimises the first M differences of
+#   each kind (default 3); findings go to DIR (default: a new temp dir), one line each in
 #   DIR/findings.txt, minimised fixtures in DIR/minimised/. Exits 1 when anything was found.
 set -euo pipefail
 
@@ -25,6 +26,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ -n "$seed" ]] || { echo "fuzz-parity: --seed S is required" >&2; exit 2; }
+if [[ "$count" -gt 999 ]]; then
+  echo "fuzz-parity: --count is at most 999 per seed (fixture IDs have three digits); for $count fixtures use --seeds K --count N with K*N = $count (2000: --seeds 4 --count 500)" >&2
+  exit 2
+fi
 [[ -n "$out" ]] || out=$(mktemp -d "${TMPDIR:-/tmp}/quarry-fuzz.XXXXXX")
 mkdir -p "$out/minimised"
 findings="$out/findings.txt"

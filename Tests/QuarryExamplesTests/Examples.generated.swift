@@ -138,7 +138,7 @@ import QuarryScenarios
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:284
+// README.md:286
 @MainActor @Sendable func example8() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }

@@ -10,7 +10,7 @@ final class PersistSession {
 }
 
 /// Steps of persistence: `setStorage`, `persistClient`, `unpersist` (Specs/README.md
-/// "Persistence"). Twin of the persister part of run.mjs's "Hydration" section.
+/// "Persistence"). Node twin: Conformance/tanstack/harness/persist.mjs.
 extension ScenarioSession {
   func scenarioStorage() -> TracingStorage {
     if let storage = persist.storage { return storage }
