@@ -555,7 +555,7 @@ import QuarryScenarios
   print(dashboard.combined ?? "")
 }
 
-// Sources/QuarryApp/Models/QueryModel.swift:10
+// Sources/QuarryApp/Models/QueryModel.swift:9
 @MainActor @Sendable func example59() async throws {
   struct FetchTodos: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
@@ -566,20 +566,58 @@ import QuarryScenarios
   await todos.fetch(.value)             // or: start and wait for the fetch to settle
 }
 
-// Sources/QuarryApp/State/InfiniteQueryState.swift:20
+// Sources/QuarryApp/Models/QueryObserverModel.swift:14
 @MainActor @Sendable func example60() async throws {
+  struct FetchTodos: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  let count = QueryObserverModel(FetchTodos(), client: client,
+    options: QueryObserverOptions(select: { $0.count }, placeholderData: .value([])))
+  count.setVariables(.value)
+  print(count.value ?? 0, count.isPlaceholderData)   // 0 true, until the todos arrive
+}
+
+// Sources/QuarryApp/Models/QueryObserverOptions.swift:10
+@MainActor @Sendable func example61() async throws {
+  struct FetchTodos: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  // Only the titles, only once signed in, a placeholder meanwhile.
+  var options = QueryObserverOptions<[Todo], [String]>(
+    enabled: false, select: { todos in todos.map(\.title) }, placeholderData: .value([]))
+  let titles = QueryObserverModel(FetchTodos(), client: client, options: options)
+  titles.setVariables(.value)   // placeholder shown (isPlaceholderData), nothing fetched
+  options.enabled = true
+  titles.setOptions(options)    // fetches now
+}
+
+// Sources/QuarryApp/Models/RestoreGate.swift:13
+@MainActor @Sendable func example62() async throws {
+  struct FetchTodos: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  let gate = RestoreGate()                         // restoring
+  let todos = QueryModel(FetchTodos(), client: client, restoreGate: gate)
+  todos.setVariables(.value)                       // idle: no fetch yet
+  let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
+  try persistQueryClient(client, PersistQueryClientOptions(persister: persister)).restore()
+  gate.finish()                                    // subscribes: fetches only if stale
+}
+
+// Sources/QuarryApp/State/InfiniteQueryState.swift:20
+@MainActor @Sendable func example63() async throws {
   let state: InfiniteQueryState<[Todo], Int> = .fetchingNextPage(InfiniteQueryData(pages: [[]], pageParams: [1]))
   if case .fetchingNextPage(let data) = state { print(data.pages.count) }  // 1
 }
 
 // Sources/QuarryApp/State/MutationViewState.swift:4
-@MainActor @Sendable func example61() async throws {
+@MainActor @Sendable func example64() async throws {
   let state: MutationViewState<Todo> = .pending
   if case .pending = state { print("saving") }
 }
 
 // Sources/QuarryApp/State/QueryViewState.swift:8
-@MainActor @Sendable func example62() async throws {
+@MainActor @Sendable func example65() async throws {
   let state: QueryViewState<User> = .success(User(id: 1, name: "Ada"))
   switch state {
   case .stale, .fetching: print("loading")
@@ -589,7 +627,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Bridge/LiveQueryController+QueryClient.swift:22
-@MainActor @Sendable func example63() async throws {
+@MainActor @Sendable func example66() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -605,7 +643,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController+Updates.swift:31
-@MainActor @Sendable func example64() async throws {
+@MainActor @Sendable func example67() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -619,7 +657,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController.swift:7
-@MainActor @Sendable func example65() async throws {
+@MainActor @Sendable func example68() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct NotesByText: LiveDescriptor {
     var ascending: Bool
@@ -639,13 +677,13 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Diff/LiveDiff.swift:9
-@MainActor @Sendable func example66() async throws {
+@MainActor @Sendable func example69() async throws {
   let diff = LiveDiff.between(old: [1, 2, 3, 4], new: [4, 1, 3, 5], id: { $0 })
   print(diff)  // rows(removed: [1], inserted: [3], moved: [3 → 0], updated: [])
 }
 
 // Sources/QuarryLive/SQLite/SQLiteStore.swift:20
-@MainActor @Sendable func example67() async throws {
+@MainActor @Sendable func example70() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     var entities: Set<String>? { ["notes"] }
@@ -662,7 +700,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Store/InMemoryStore.swift:10
-@MainActor @Sendable func example68() async throws {
+@MainActor @Sendable func example71() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records.sorted { $0.id < $1.id } }
@@ -676,13 +714,13 @@ import QuarryScenarios
 }
 
 // Sources/QuarryPersist/PersistedTypes.swift:9
-@MainActor @Sendable func example69() async throws {
+@MainActor @Sendable func example72() async throws {
   var types = PersistedTypes()
   types.register([Todo].self, for: ["todos"])   // ["todos"] and every key it prefixes
 }
 
 // Sources/QuarryPersist/QueryClientPersistence.swift:8
-@MainActor @Sendable func example70() async throws {
+@MainActor @Sendable func example73() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(
     persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
@@ -690,42 +728,42 @@ import QuarryScenarios
 }
 
 // Sources/QuarryPersist/QueryPersister.swift:60
-@MainActor @Sendable func example71() async throws {
+@MainActor @Sendable func example74() async throws {
   let persister = QueryPersister(storage: try FileStorage(directory: cachesDirectory))
   var todos = QueryOptions(queryKey: ["todos"])
   todos.queryFn = persister.queryFn(.fn { _ in try await api.todos() })
 }
 
 // Sources/QuarryPersist/RemoveOldestQuery.swift:7
-@MainActor @Sendable func example72() async throws {
+@MainActor @Sendable func example75() async throws {
   let storage = InMemoryStorage(quota: 5_000_000)   // like a browser's localStorage
   let persister = StoragePersister(storage: storage, scheduler: client.scheduler, retry: removeOldestQuery)
 }
 
 // Sources/QuarryPersist/StoragePersister.swift:9
-@MainActor @Sendable func example73() async throws {
+@MainActor @Sendable func example76() async throws {
   let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:7
-@MainActor @Sendable func example74() async throws {
+@MainActor @Sendable func example77() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:7
-@MainActor @Sendable func example75() async throws {
+@MainActor @Sendable func example78() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:7
-@MainActor @Sendable func example76() async throws {
+@MainActor @Sendable func example79() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }
 
 // Sources/QuarrySwiftUI/InfiniteQuery.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example77() async throws {
+@MainActor @Sendable func example80() async throws {
   struct Item: Identifiable, Sendable { let id: Int }
   struct FetchItems: InfiniteQueryFunc {
     let initialPageParam = 0
@@ -759,7 +797,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:8
 #if canImport(SwiftUI)
-@MainActor @Sendable func example78() async throws {
+@MainActor @Sendable func example81() async throws {
   struct FetchingBadge: View {
     @IsFetching private var fetching
 
@@ -772,7 +810,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:36
 #if canImport(SwiftUI)
-@MainActor @Sendable func example79() async throws {
+@MainActor @Sendable func example82() async throws {
   struct SavingLabel: View {
     @IsMutating private var saving
 
@@ -785,7 +823,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Mutation.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example80() async throws {
+@MainActor @Sendable func example83() async throws {
   struct Note: Sendable { let title: String }
   struct CreateNote: MutationFunc {
     func run(variables: String) async throws -> Note { Note(title: variables) }
@@ -811,7 +849,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Queries.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example81() async throws {
+@MainActor @Sendable func example84() async throws {
   struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
   struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
   struct Dashboard: View {
@@ -830,7 +868,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Query.swift:13
 #if canImport(SwiftUI)
-@MainActor @Sendable func example82() async throws {
+@MainActor @Sendable func example85() async throws {
   struct User: Sendable { let id: Int; let name: String }
   struct FetchUser: QueryFunc {
     func run(_ id: Int) async throws -> User { User(id: id, name: "user \(id)") }
@@ -855,7 +893,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/QueryClient+Environment.swift:32
 #if canImport(SwiftUI)
-@MainActor @Sendable func example83() async throws {
+@MainActor @Sendable func example86() async throws {
   struct RootView: View {
     @State private var client = QueryClient()
     var body: some View {
