@@ -153,3 +153,33 @@ struct FetchTimesTen: QueryFunc {
     #expect(client.queryCache.findAll().allSatisfy { !$0.isActive() })
   }
 }
+
+/// What a SwiftUI wrapper does on each view update.
+@MainActor @Suite struct QueryObserverModelOptionValuesTests {
+  @Test func optionValuesFollowTheViewAndFunctionsStayTheFirstOnes() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let server = FakeServer(scheduler: scheduler)
+    let firstSelect = CallCounter()
+    let laterSelect = CallCounter()
+    func options(enabled: Bool, _ counter: CallCounter) -> QueryObserverOptions<[Todo], Int> {
+      QueryObserverOptions(enabled: enabled, select: { todos in
+        counter.increment()
+        return todos.count
+      })
+    }
+    let count = QueryObserverModel(FetchTodos(server: server), client: client, options: options(enabled: false, firstSelect))
+    count.setVariables(.value)
+    count.setOptionValues(from: options(enabled: false, laterSelect))  // same values: nothing happens
+    scheduler.advance(by: 100)
+    #expect(server.callLog == [])
+    count.setOptionValues(from: options(enabled: true, laterSelect))   // enabled flips: fetches
+    #expect(count.isFetching)
+    scheduler.advance(by: 100)
+    #expect(count.value == 1)
+    count.setOptionValues(from: options(enabled: true, laterSelect))
+    #expect(firstSelect.value == 1)
+    #expect(laterSelect.value == 0)
+    #expect(count.options.enabled)
+  }
+}

@@ -87,6 +87,28 @@ public final class QueryObserverModel<F: QueryFunc, Selected: Sendable> {
     if let variables { setVariables(variables) }
   }
 
+  /// Takes `options`' values (`enabled`, `staleTime`, `refetchInterval`,
+  /// `refetchIntervalInBackground`, `refetchOnMount`) and keeps this model's `select` and
+  /// `placeholderData`; does nothing when the values are the ones in use. A view wrapper calls
+  /// it on every update with the options its view was made with: values follow the view (as
+  /// TanStack's options follow each render), functions stay the first ones (as stable function
+  /// references do), so a re-render never re-runs `select` nor loops.
+  public func setOptionValues(from options: QueryObserverOptions<F.Value, Selected>) {
+    var next = self.options
+    next.enabled = options.enabled
+    next.staleTime = options.staleTime
+    next.refetchInterval = options.refetchInterval
+    next.refetchIntervalInBackground = options.refetchIntervalInBackground
+    next.refetchOnMount = options.refetchOnMount
+    let current = self.options
+    guard next.enabled != current.enabled || next.staleTime != current.staleTime
+      || next.refetchInterval != current.refetchInterval
+      || next.refetchIntervalInBackground != current.refetchIntervalInBackground
+      || next.refetchOnMount != current.refetchOnMount
+    else { return }
+    setOptions(next)
+  }
+
   /// Watches `variables` and waits until the query is not fetching (SwiftQuery's `fetch`);
   /// while the restore gate is restoring, waits for it first.
   public func fetch(_ variables: F.Variables) async {
