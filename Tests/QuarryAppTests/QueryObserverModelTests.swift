@@ -180,6 +180,6 @@ struct FetchTimesTen: QueryFunc {
     count.setOptionValues(from: options(enabled: true, laterSelect))
     #expect(firstSelect.value == 1)
     #expect(laterSelect.value == 0)
-    #expect(count.options.enabled)
+    #expect(count.options.enabled == true)
   }
 }

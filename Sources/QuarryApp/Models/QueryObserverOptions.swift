@@ -21,8 +21,9 @@
 /// ```
 public struct QueryObserverOptions<Value: Sendable, Selected: Sendable>: Sendable {
   /// Whether the query fetches on its own (mount, stale, focus, reconnect, interval); a
-  /// disabled query still shows cached data and can be refetched by hand (default `true`).
-  public var enabled: Bool
+  /// disabled query still shows cached data and can be refetched by hand. `nil` keeps the
+  /// client's default (`true` unless `setQueryDefaults` says otherwise).
+  public var enabled: Bool?
   /// How long data stays fresh for this observer.
   public var staleTime: Duration?
   /// Refetch on this interval while observed (and enabled).
@@ -44,7 +45,7 @@ public struct QueryObserverOptions<Value: Sendable, Selected: Sendable>: Sendabl
 
   /// Options whose value is the function's value (no `select`).
   public init(
-    enabled: Bool = true, staleTime: Duration? = nil, refetchInterval: Duration? = nil,
+    enabled: Bool? = nil, staleTime: Duration? = nil, refetchInterval: Duration? = nil,
     refetchIntervalInBackground: Bool? = nil, refetchOnMount: Bool? = nil,
     placeholderData: PlaceholderData<Value>? = nil
   ) where Selected == Value {
@@ -64,7 +65,7 @@ public struct QueryObserverOptions<Value: Sendable, Selected: Sendable>: Sendabl
   /// data goes through it too. Its result replaces the shown value only when it differs
   /// (structural sharing keeps an equal result's identity).
   public init(
-    enabled: Bool = true, select: @escaping @Sendable (Value) -> Selected, staleTime: Duration? = nil,
+    enabled: Bool? = nil, select: @escaping @Sendable (Value) -> Selected, staleTime: Duration? = nil,
     refetchInterval: Duration? = nil, refetchIntervalInBackground: Bool? = nil, refetchOnMount: Bool? = nil,
     placeholderData: PlaceholderData<Value>? = nil
   ) {
@@ -86,7 +87,7 @@ public struct QueryObserverOptions<Value: Sendable, Selected: Sendable>: Sendabl
 
   /// These options written over `options` (the function's engine options).
   func apply(to options: inout QueryOptions) {
-    options.enabled = .value(enabled)
+    if let enabled { options.enabled = .value(enabled) }
     if let staleTime { options.staleTime = .value(.milliseconds(staleTime.milliseconds)) }
     if let refetchInterval { options.refetchInterval = .milliseconds(refetchInterval.milliseconds) }
     if let refetchIntervalInBackground { options.refetchIntervalInBackground = refetchIntervalInBackground }
