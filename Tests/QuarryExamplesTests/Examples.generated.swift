@@ -57,7 +57,7 @@ import QuarryScenarios
   openCount.setOptions(options)              // fetches now
 }
 
-// README.md:84
+// README.md:85
 #if canImport(SwiftUI)
 @MainActor @Sendable func example3() async throws {
   struct FetchUser: QueryFunc {
@@ -81,7 +81,7 @@ import QuarryScenarios
 }
 #endif
 
-// README.md:113
+// README.md:114
 @MainActor @Sendable func example4() async throws {
 
   let client = QueryClient()   // a real clock; tests pass a VirtualScheduler
@@ -91,7 +91,7 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// README.md:127
+// README.md:128
 @MainActor @Sendable func example5() async throws {
   var addTodo = MutationOptions(mutationKey: ["addTodo"])
   addTodo.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
@@ -108,7 +108,7 @@ import QuarryScenarios
   let todo = try await client.mutate("buy milk", as: Todo.self, options: addTodo)
 }
 
-// README.md:148
+// README.md:149
 @MainActor @Sendable func example6() async throws {
   let feed = InfiniteQueryObserver(client: client, options: .infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
@@ -133,7 +133,7 @@ import QuarryScenarios
   stopDashboard()
 }
 
-// README.md:176
+// README.md:177
 @MainActor @Sendable func example7() async throws {
   var options = QueryOptions(queryKey: ["answer", 42])
   options.queryFn = .streamedQuery(initialValue: "", reducer: { text, token in text + token }) { _ in
@@ -146,14 +146,14 @@ import QuarryScenarios
   let unsubscribe = observer.subscribe { result in print(result.data ?? "", result.fetchStatus) }
 }
 
-// README.md:193
+// README.md:194
 @MainActor @Sendable func example8() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:287
+// README.md:288
 @MainActor @Sendable func example9() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
