@@ -19,11 +19,13 @@ let package = Package(
     .target(name: "Quarry"),
     // The app layer: typed functions and keys, state enums, @Observable models.
     .target(name: "QuarryApp", dependencies: ["Quarry"]),
-    // SwiftUI over the app layer: @Query, @Mutation, @InfiniteQuery, @IsFetching, @IsMutating,
-    // .queryClient(_:). Apple platforms only: on Linux only its SwiftUI-free helpers compile
-    // (tested by QuarrySwiftUITests); Scripts/typecheck-apple-stubs.sh type-checks the rest
-    // against Scripts/AppleStubs.
-    .target(name: "QuarrySwiftUI", dependencies: ["QuarryApp"]),
+    // SwiftUI over the app layer: @Query, @QueryObserving, @Mutation, @InfiniteQuery, @Queries,
+    // @IsFetching, @IsMutating, .queryClient(_:), and .persistQueryClient(_:options:) over
+    // QuarryPersist (the restore gate itself is QuarryApp's, so QuarryApp needs no persistence).
+    // Apple platforms only: on Linux only its SwiftUI-free helpers compile (tested by
+    // QuarrySwiftUITests); Scripts/typecheck-apple-stubs.sh type-checks the rest against
+    // Scripts/AppleStubs.
+    .target(name: "QuarrySwiftUI", dependencies: ["QuarryApp", "QuarryPersist"]),
     .target(name: "QuarryScenarios", dependencies: ["Quarry", "QuarryPersist"]),
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
     // `swift run -c release quarry-bench`: the hot paths side by side with Conformance/tanstack/bench.mjs.

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 swift build --target QuarryLive >/dev/null
 swift build --target QuarryApp >/dev/null
+swift build --target QuarryPersist >/dev/null
 modules="$(swift build --show-bin-path)/Modules"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -26,7 +27,7 @@ done
 # QuarrySwiftUI as a module: with the stubs on the search path `canImport(SwiftUI)` holds, so
 # its sources are compiled (on Linux `swift build` compiles them to nothing).
 swiftc -emit-module -parse-as-library -swift-version 6 -warnings-as-errors -module-name QuarrySwiftUI \
-  -I "$work" -I "$modules" -o "$work/QuarrySwiftUI.swiftmodule" Sources/QuarrySwiftUI/*.swift
+  -I "$work" -I "$modules" -I Sources/CSQLite -o "$work/QuarrySwiftUI.swiftmodule" Sources/QuarrySwiftUI/*.swift
 echo "typechecked Sources/QuarrySwiftUI ($(ls Sources/QuarrySwiftUI/*.swift | wc -l) files)"
 
 # Each ```swift apple fence (QuarrySwiftUI's doc comments, README.md) is a complete view: one
@@ -35,17 +36,17 @@ mkdir "$work/docs"
 for file in Sources/QuarrySwiftUI/*.swift README.md; do
   awk -v out="$work/docs/$(basename "$file" .swift | sed 's/\.md$//')" '
     { line = $0; sub(/^[ \t]*\/\/\/ ?/, "", line) }
-    /^[ \t]*(\/\/\/ *)?```swift apple *$/ { n++; name = out "-" n ".swift"; print "import SwiftUI\nimport QuarrySwiftUI" > name; inside = 1; next }
+    /^[ \t]*(\/\/\/ *)?```swift apple *$/ { n++; name = out "-" n ".swift"; print "import SwiftUI\nimport QuarrySwiftUI\nimport QuarryPersist" > name; inside = 1; next }
     inside && /^[ \t]*(\/\/\/ *)?``` *$/ { inside = 0; close(name); next }
     inside { print line > name }
   ' "$file"
 done
 for example in "$work"/docs/*.swift; do
-  swiftc -typecheck -parse-as-library -swift-version 6 -warnings-as-errors -I "$work" -I "$modules" -module-name DocExample "$example"
+  swiftc -typecheck -parse-as-library -swift-version 6 -warnings-as-errors -I "$work" -I "$modules" -I Sources/CSQLite -module-name DocExample "$example"
   # Also as Tests/QuarryExamplesTests/Examples.generated.swift holds it on Apple platforms: inside
   # a main-actor function, under that file's imports.
   wrapped="${example%.swift}-generated.swift"
-  { printf 'import Foundation\nimport QuarrySwiftUI\nimport SwiftUI\nimport QuarryLive\n'
+  { printf 'import Foundation\nimport QuarrySwiftUI\nimport SwiftUI\nimport QuarryLive\nimport QuarryPersist\n'
     echo "@MainActor @Sendable func example() async throws {"
     grep -v '^import ' "$example"
     echo "}"; } > "$wrapped"
@@ -54,5 +55,5 @@ for example in "$work"/docs/*.swift; do
 done
 
 # The SwiftUI example sources (SwiftQuery's README views), together as one module.
-swiftc -typecheck -parse-as-library -swift-version 6 -warnings-as-errors -I "$work" -I "$modules" -module-name SwiftUIExamples Examples/SwiftUI/*.swift
+swiftc -typecheck -parse-as-library -swift-version 6 -warnings-as-errors -I "$work" -I "$modules" -I Sources/CSQLite -module-name SwiftUIExamples Examples/SwiftUI/*.swift
 echo "typechecked Examples/SwiftUI ($(ls Examples/SwiftUI/*.swift | wc -l) files)"

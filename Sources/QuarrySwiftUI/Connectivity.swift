@@ -20,7 +20,8 @@ enum Connectivity {
     // The stream ends when the task is cancelled.
     for await isOnline in online { onlineManager.setOnline(isOnline) }
     #else
-    for await _ in AsyncStream<Never>({ _ in }) {}
+    let untilCancelled = AsyncStream<Never> { _ in }
+    for await _ in untilCancelled {}
     #endif
   }
 }

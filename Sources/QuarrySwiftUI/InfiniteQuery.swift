@@ -40,6 +40,7 @@ import SwiftUI
 @MainActor @propertyWrapper
 public struct InfiniteQuery<F: InfiniteQueryFunc>: DynamicProperty {
   @Environment(\.queryClient) private var client
+  @Environment(\.restoreGate) private var restoreGate
   @State private var holder = ModelHolder<InfiniteQueryModel<F>>()
   private let queryFunc: F
 
@@ -52,7 +53,8 @@ public struct InfiniteQuery<F: InfiniteQueryFunc>: DynamicProperty {
   /// The model: `await $list.fetch()`, `await $list.fetchNextPage()`, `$list.hasNextPage`.
   public var projectedValue: InfiniteQueryModel<F> {
     let queryFunc = self.queryFunc
-    return holder.model(for: client) { InfiniteQueryModel(queryFunc, client: $0) }
+    let restoreGate = self.restoreGate
+    return holder.model(for: client) { InfiniteQueryModel(queryFunc, client: $0, restoreGate: restoreGate) }
   }
 }
 #endif

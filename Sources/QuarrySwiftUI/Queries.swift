@@ -25,6 +25,7 @@ import SwiftUI
 @MainActor @propertyWrapper
 public struct Queries<Combined: Sendable>: DynamicProperty {
   @Environment(\.queryClient) private var client
+  @Environment(\.restoreGate) private var restoreGate
   @State private var holder = ModelHolder<QueriesModel<Combined>>()
   private let queries: @Sendable (QueryClient) -> [QueriesModelEntry]
   private let combine: @Sendable ([QueryObserverResult]) -> Combined
@@ -45,7 +46,10 @@ public struct Queries<Combined: Sendable>: DynamicProperty {
   public var projectedValue: QueriesModel<Combined> {
     let queries = self.queries
     let combine = self.combine
-    return holder.model(for: client) { QueriesModel(client: $0, queries: queries($0), combine: combine) }
+    let restoreGate = self.restoreGate
+    return holder.model(for: client) {
+      QueriesModel(client: $0, queries: queries($0), restoreGate: restoreGate, combine: combine)
+    }
   }
 }
 #endif

@@ -31,14 +31,30 @@ import SwiftUI
 ///   }
 /// }
 /// ```
+///
+/// `@Query(FetchUser(), options: QueryObserverOptions(enabled: …, placeholderData: …))` adds
+/// TanStack's observer options without `select` (for `select`, see ``QueryObserving``); their
+/// values follow the view on each update, as there.
 @MainActor @propertyWrapper
 public struct Query<F: QueryFunc>: DynamicProperty {
   @Environment(\.queryClient) private var client
+  @Environment(\.restoreGate) private var restoreGate
   @State private var holder = ModelHolder<QueryModel<F>>()
   private let queryFunc: F
+  private let options: QueryObserverOptions<F.Value, F.Value>
 
   /// A query of `queryFunc`.
-  nonisolated public init(_ queryFunc: F) { self.queryFunc = queryFunc }
+  nonisolated public init(_ queryFunc: F) {
+    self.queryFunc = queryFunc
+    options = QueryObserverOptions()
+  }
+
+  /// A query of `queryFunc` observed with `options` (`enabled`, `placeholderData`, `staleTime`,
+  /// `refetchInterval`, …).
+  nonisolated public init(_ queryFunc: F, options: QueryObserverOptions<F.Value, F.Value>) {
+    self.queryFunc = queryFunc
+    self.options = options
+  }
 
   /// What to show: stale, fetching, a value, or an error.
   public var wrappedValue: QueryViewState<F.Value> { projectedValue.state }
@@ -46,7 +62,14 @@ public struct Query<F: QueryFunc>: DynamicProperty {
   /// The model: `await $query.fetch(variables)` starts (or switches) the query.
   public var projectedValue: QueryModel<F> {
     let queryFunc = self.queryFunc
-    return holder.model(for: client) { QueryModel(queryFunc, client: $0) }
+    let options = self.options
+    let restoreGate = self.restoreGate
+    return holder.model(for: client) { QueryModel(queryFunc, client: $0, options: options, restoreGate: restoreGate) }
+  }
+
+  /// Passes the view's option values to the model (SwiftUI calls it before each body).
+  nonisolated public mutating func update() {
+    MainActor.assumeIsolated { projectedValue.setOptionValues(from: options) }
   }
 }
 #endif

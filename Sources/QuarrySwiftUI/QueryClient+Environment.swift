@@ -14,7 +14,31 @@ private struct QueryClientKey: EnvironmentKey {
   static let defaultValue = QueryClient.shared
 }
 
+/// Where the environment keeps the restore gate.
+private struct RestoreGateKey: EnvironmentKey {
+  static let defaultValue: RestoreGate? = nil
+}
+
+/// Where the environment keeps whether the cache is being restored.
+private struct IsRestoringKey: EnvironmentKey {
+  static let defaultValue = false
+}
+
 extension EnvironmentValues {
+  /// The gate the wrappers' models wait at while `.persistQueryClient(_:options:)` restores the
+  /// cache (`nil`: nothing to wait for).
+  public var restoreGate: RestoreGate? {
+    get { self[RestoreGateKey.self] }
+    set { self[RestoreGateKey.self] = newValue }
+  }
+
+  /// Whether `.persistQueryClient(_:options:)` is still restoring the persisted cache
+  /// (TanStack's `useIsRestoring`); `false` without one.
+  public var isRestoring: Bool {
+    get { self[IsRestoringKey.self] }
+    set { self[IsRestoringKey.self] = newValue }
+  }
+
   /// The client that `@Query`, `@Mutation`, `@InfiniteQuery`, `@IsFetching` and `@IsMutating`
   /// use (default: ``QuarryApp/QueryClient/shared``); set it with `.queryClient(_:)`.
   public var queryClient: QueryClient {

@@ -42,9 +42,24 @@ import QuarryScenarios
   }, invalidating: [list])
 }
 
-// README.md:62
-#if canImport(SwiftUI)
+// README.md:48
 @MainActor @Sendable func example2() async throws {
+  struct FetchTodos: QueryFunc {   // as above
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  var options = QueryObserverOptions<[Todo], Int>(
+    enabled: false,                          // nothing fetched until enabled
+    select: { todos in todos.count },        // run once per data change; the cache keeps [Todo]
+    placeholderData: .value([]))             // shown while pending, flagged `isPlaceholderData`
+  let openCount = QueryObserverModel(FetchTodos(), client: client, options: options)
+  openCount.setVariables(.value)
+  options.enabled = true
+  openCount.setOptions(options)              // fetches now
+}
+
+// README.md:85
+#if canImport(SwiftUI)
+@MainActor @Sendable func example3() async throws {
   struct FetchUser: QueryFunc {
     func run(_ id: Int) async throws -> String { "user \(id)" }
   }
@@ -66,8 +81,8 @@ import QuarryScenarios
 }
 #endif
 
-// README.md:91
-@MainActor @Sendable func example3() async throws {
+// README.md:114
+@MainActor @Sendable func example4() async throws {
 
   let client = QueryClient()   // a real clock; tests pass a VirtualScheduler
   let todos = try await client.fetchQuery(["todos"], as: [Todo].self) { _ in
@@ -76,8 +91,8 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// README.md:105
-@MainActor @Sendable func example4() async throws {
+// README.md:128
+@MainActor @Sendable func example5() async throws {
   var addTodo = MutationOptions(mutationKey: ["addTodo"])
   addTodo.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
   addTodo.onMutate = MutationCallback { input in  // optimistic: show the new item at once
@@ -93,8 +108,8 @@ import QuarryScenarios
   let todo = try await client.mutate("buy milk", as: Todo.self, options: addTodo)
 }
 
-// README.md:126
-@MainActor @Sendable func example5() async throws {
+// README.md:149
+@MainActor @Sendable func example6() async throws {
   let feed = InfiniteQueryObserver(client: client, options: .infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
     getNextPageParam: { lastPage, _, lastParam, _ in
@@ -118,8 +133,8 @@ import QuarryScenarios
   stopDashboard()
 }
 
-// README.md:154
-@MainActor @Sendable func example6() async throws {
+// README.md:177
+@MainActor @Sendable func example7() async throws {
   var options = QueryOptions(queryKey: ["answer", 42])
   options.queryFn = .streamedQuery(initialValue: "", reducer: { text, token in text + token }) { _ in
     AsyncStream { continuation in   // your token stream
@@ -131,15 +146,15 @@ import QuarryScenarios
   let unsubscribe = observer.subscribe { result in print(result.data ?? "", result.fetchStatus) }
 }
 
-// README.md:171
-@MainActor @Sendable func example7() async throws {
+// README.md:194
+@MainActor @Sendable func example8() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:286
-@MainActor @Sendable func example8() async throws {
+// README.md:311
+@MainActor @Sendable func example9() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
   struct ChoresByDay: LiveDescriptor {
@@ -172,18 +187,18 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Cache/QueryCache.swift:4
-@MainActor @Sendable func example9() async throws {
+@MainActor @Sendable func example10() async throws {
   let unsubscribe = client.queryCache.subscribe { event in print(event.type, event.query.queryHash) }
 }
 
 // Sources/Quarry/Cache/QueryFilters.swift:3
-@MainActor @Sendable func example10() async throws {
+@MainActor @Sendable func example11() async throws {
   let active = client.queryCache.findAll(QueryFilters(queryKey: ["todos"], type: .active))
   try await client.refetchQueries(QueryFilters(queryKey: ["todos"], stale: true))
 }
 
 // Sources/Quarry/Client/QueryClient+Batch.swift:6
-@MainActor @Sendable func example11() async throws {
+@MainActor @Sendable func example12() async throws {
   client.batch {
     client.setQueryData(["todos", 1], value: "milk")
     client.setQueryData(["todos", 2], value: "bread")
@@ -191,12 +206,12 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Client/QueryClient+Fetching.swift:120
-@MainActor @Sendable func example12() async throws {
+@MainActor @Sendable func example13() async throws {
   let user = try await client.fetchQuery(["user", 1], as: User.self) { _ in try await api.user(1) }
 }
 
 // Sources/Quarry/Client/QueryClient+Infinite.swift:28
-@MainActor @Sendable func example13() async throws {
+@MainActor @Sendable func example14() async throws {
   let feed = try await client.fetchInfiniteQuery(.infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
     getNextPageParam: { _, _, lastParam, _ in .number((lastParam?.numberValue ?? 0) + 1) },
@@ -205,60 +220,60 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Client/QueryClient+Mutations.swift:68
-@MainActor @Sendable func example14() async throws {
+@MainActor @Sendable func example15() async throws {
   let todo = try await client.mutate("buy milk", as: Todo.self) { title, _ in try await api.addTodo(title) }
 }
 
 // Sources/Quarry/Client/QueryClient.swift:21
-@MainActor @Sendable func example15() async throws {
+@MainActor @Sendable func example16() async throws {
   let client = QueryClient()
   let todos = try await client.fetchQuery(["todos"], as: [Todo].self) { _ in try await api.todos() }
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
 // Sources/Quarry/Client/QueryClient.swift:180
-@MainActor @Sendable func example16() async throws {
+@MainActor @Sendable func example17() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
 // Sources/Quarry/Client/QueryClient.swift:192
-@MainActor @Sendable func example17() async throws {
+@MainActor @Sendable func example18() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
 
 // Sources/Quarry/Environment/FocusManager.swift:4
-@MainActor @Sendable func example18() async throws {
+@MainActor @Sendable func example19() async throws {
   client.focusManager.setFocused(false)   // app went to the background
 }
 
 // Sources/Quarry/Hydration/Dehydrate.swift:4
-@MainActor @Sendable func example19() async throws {
+@MainActor @Sendable func example20() async throws {
   let snapshot = dehydrate(client)                      // successful queries, paused mutations
   let all = dehydrate(client, options: DehydrateOptions(shouldDehydrateQuery: { _ in true }))
 }
 
 // Sources/Quarry/Hydration/DehydratedState.swift:8
-@MainActor @Sendable func example20() async throws {
+@MainActor @Sendable func example21() async throws {
   let snapshot = dehydrate(client)
   let json = try JSONEncoder().encode(snapshot)   // {"mutations":[],"queries":[{"queryKey":["todos"],...}]}
   hydrate(QueryClient(), try JSONDecoder().decode(DehydratedState.self, from: json))
 }
 
 // Sources/Quarry/Hydration/Hydrate.swift:5
-@MainActor @Sendable func example21() async throws {
+@MainActor @Sendable func example22() async throws {
   let snapshot = dehydrate(client)   // or decoded from a file written at the last launch
   let restored = QueryClient()
   hydrate(restored, snapshot)
 }
 
 // Sources/Quarry/Infinite/InfiniteData.swift:4
-@MainActor @Sendable func example22() async throws {
+@MainActor @Sendable func example23() async throws {
   let data = InfiniteData(pages: [[1, 2], [3, 4]], pageParams: [0, 1])
   let pages = try data.pages(as: [Int].self)   // [[1, 2], [3, 4]]
 }
 
 // Sources/Quarry/Infinite/InfiniteQueryObserver.swift:5
-@MainActor @Sendable func example23() async throws {
+@MainActor @Sendable func example24() async throws {
   let options = QueryOptions.infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
     getNextPageParam: { _, _, lastParam, _ in .number((lastParam?.numberValue ?? 0) + 1) },
@@ -271,7 +286,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Infinite/QueryOptions+Infinite.swift:79
-@MainActor @Sendable func example24() async throws {
+@MainActor @Sendable func example25() async throws {
   let options = QueryOptions.infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
     getNextPageParam: { lastPage, _, lastParam, _ in
@@ -281,64 +296,64 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Keys/JSONValue+Dismantle.swift:10
-@MainActor @Sendable func example25() async throws {
+@MainActor @Sendable func example26() async throws {
   var deep: JSONValue = 1
   for _ in 0..<100_000 { deep = [deep] }
   JSONValue.dismantle(&deep)  // deep == .null, freed without recursion
 }
 
 // Sources/Quarry/Keys/JSONValue+Encoding.swift:16
-@MainActor @Sendable func example26() async throws {
+@MainActor @Sendable func example27() async throws {
   let value: JSONValue = ["b": 1, "a": [true, nil]]
   print(value.canonicalJSON)  // {"a":[true,null],"b":1}
 }
 
 // Sources/Quarry/Keys/JSONValue+Encoding.swift:144
-@MainActor @Sendable func example27() async throws {
+@MainActor @Sendable func example28() async throws {
   JSONValue.ecmaScriptString(0.000001)  // 0.000001
   JSONValue.ecmaScriptString(1e-7)      // 1e-7
   JSONValue.ecmaScriptString(1e21)      // 1e+21
 }
 
 // Sources/Quarry/Keys/JSONValue+Equality.swift:9
-@MainActor @Sendable func example28() async throws {
+@MainActor @Sendable func example29() async throws {
   JSONValue.string("caf\u{E9}") == .string("cafe\u{301}")  // false
 }
 
 // Sources/Quarry/Keys/JSONValue+Sharing.swift:16
-@MainActor @Sendable func example29() async throws {
+@MainActor @Sendable func example30() async throws {
   JSONValue.replaceEqualDeepKeepsPrevious([1, nil], [1, .undefined])  // false
 }
 
 // Sources/Quarry/Keys/JSONValue.swift:9
-@MainActor @Sendable func example30() async throws {
+@MainActor @Sendable func example31() async throws {
   let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]
 }
 
 // Sources/Quarry/Keys/QueryKey.swift:3
-@MainActor @Sendable func example31() async throws {
+@MainActor @Sendable func example32() async throws {
   let key: QueryKey = ["todos", 1, ["page": 2]]
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
 // Sources/Quarry/Keys/QueryKey.swift:23
-@MainActor @Sendable func example32() async throws {
+@MainActor @Sendable func example33() async throws {
   QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
 }
 
 // Sources/Quarry/Mutation/MutationCache.swift:4
-@MainActor @Sendable func example33() async throws {
+@MainActor @Sendable func example34() async throws {
   let unsubscribe = client.mutationCache.subscribe { event in print(event.type) }
 }
 
 // Sources/Quarry/Mutation/MutationFunction.swift:19
-@MainActor @Sendable func example34() async throws {
+@MainActor @Sendable func example35() async throws {
   var options = MutationOptions()
   options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
 }
 
 // Sources/Quarry/Mutation/MutationObserver.swift:4
-@MainActor @Sendable func example35() async throws {
+@MainActor @Sendable func example36() async throws {
   var options = MutationOptions(mutationKey: ["addTodo"])
   options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
   let observer = MutationObserver(client: client, options: options)
@@ -347,7 +362,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Mutation/MutationOptions.swift:6
-@MainActor @Sendable func example36() async throws {
+@MainActor @Sendable func example37() async throws {
   var options = MutationOptions(mutationKey: ["addTodo"])
   options.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
   options.onSettled = .async { _ in  // awaited: the mutation settles after the refetch
@@ -357,7 +372,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueriesObserver.swift:4
-@MainActor @Sendable func example37() async throws {
+@MainActor @Sendable func example38() async throws {
   var todos = QueryOptions(queryKey: ["todos"])
   todos.queryFn = .fn { _ in try await api.todos() }
   var user = QueryOptions(queryKey: ["user", 1])
@@ -367,12 +382,12 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueriesObserverOptions.swift:9
-@MainActor @Sendable func example38() async throws {
+@MainActor @Sendable func example39() async throws {
   let combine = QueriesCombine(reading: ["data"]) { results in results.map { $0.data as? String } }
 }
 
 // Sources/Quarry/Observer/QueryObserver+Delivery.swift:11
-@MainActor @Sendable func example39() async throws {
+@MainActor @Sendable func example40() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -384,7 +399,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Observer/QueryObserver.swift:4
-@MainActor @Sendable func example40() async throws {
+@MainActor @Sendable func example41() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   let observer = QueryObserver(client: client, options: options)
@@ -392,32 +407,32 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Query/DataBox.swift:12
-@MainActor @Sendable func example41() async throws {
+@MainActor @Sendable func example42() async throws {
   let shared = DataBox(["tags": ["a"]] as JSONValue)
   client.setQueriesData(QueryFilters(queryKey: ["todos"])) { _ in shared }  // one object in every query
 }
 
 // Sources/Quarry/Query/QueryOptions.swift:6
-@MainActor @Sendable func example42() async throws {
+@MainActor @Sendable func example43() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   options.staleTime = .value(.milliseconds(5_000))
 }
 
 // Sources/Quarry/Scheduling/ClockScheduler.swift:23
-@MainActor @Sendable func example43() async throws {
+@MainActor @Sendable func example44() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
 
 // Sources/Quarry/Scheduling/QueryScheduler.swift:7
-@MainActor @Sendable func example44() async throws {
+@MainActor @Sendable func example45() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   scheduler.advance(by: 1_000)
 }
 
 // Sources/Quarry/Scheduling/VirtualScheduler.swift:18
-@MainActor @Sendable func example45() async throws {
+@MainActor @Sendable func example46() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
@@ -428,7 +443,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:10
-@MainActor @Sendable func example46() async throws {
+@MainActor @Sendable func example47() async throws {
   var options = QueryOptions(queryKey: ["answer"])
   options.queryFn = .streamedQuery(initialValue: "", reducer: { $0 + $1 }) { _ in
     AsyncStream { continuation in
@@ -442,7 +457,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:43
-@MainActor @Sendable func example47() async throws {
+@MainActor @Sendable func example48() async throws {
   var options = QueryOptions(queryKey: ["numbers"])
   options.queryFn = .streamedQuery { _ in
     AsyncStream { continuation in
@@ -454,17 +469,17 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Client/QueryClient+Typed.swift:17
-@MainActor @Sendable func example48() async throws {
+@MainActor @Sendable func example49() async throws {
   let user = try await client.fetchQuery(FetchUser(), 42)
 }
 
 // Sources/QuarryApp/Client/QueryClient+Typed.swift:49
-@MainActor @Sendable func example49() async throws {
+@MainActor @Sendable func example50() async throws {
   try client.setQueryData(QueryCacheKey<FetchUser>(variables: 42)) { old in old ?? User(id: 42, name: "?") }
 }
 
 // Sources/QuarryApp/Functions/InfiniteQueryFunc.swift:4
-@MainActor @Sendable func example50() async throws {
+@MainActor @Sendable func example51() async throws {
   struct FetchTodoPages: InfiniteQueryFunc {
     let initialPageParam = 1
     func run(variables: QueryVoid, pageParam: Int) async throws -> [Todo] { try await api.todos() }
@@ -475,7 +490,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Functions/MutationFunc.swift:4
-@MainActor @Sendable func example51() async throws {
+@MainActor @Sendable func example52() async throws {
   struct CreateTodo: MutationFunc {
     struct Input: Sendable { let title: String }
     func run(variables: Input) async throws -> Todo { try await api.addTodo(variables.title) }
@@ -483,7 +498,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Functions/QueryFunc.swift:7
-@MainActor @Sendable func example52() async throws {
+@MainActor @Sendable func example53() async throws {
   struct FetchUser: QueryFunc {
     var options: QueryFuncOptions { QueryFuncOptions(staleTime: .seconds(30)) }
     func run(_ id: Int) async throws -> User { try await api.user(id) }
@@ -492,7 +507,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Functions/QueryVoid.swift:3
-@MainActor @Sendable func example53() async throws {
+@MainActor @Sendable func example54() async throws {
   struct FetchCurrentUser: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> User { try await api.user(1) }
   }
@@ -500,14 +515,14 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Keys/JSONValueEncoder.swift:6
-@MainActor @Sendable func example54() async throws {
+@MainActor @Sendable func example55() async throws {
   struct Filter: Encodable { var page: Int; var done: Bool }
   let value = try JSONValueEncoder.encode(Filter(page: 2, done: true))
   print(value)  // object(["done": bool(true), "page": number(2.0)])
 }
 
 // Sources/QuarryApp/Keys/QueryCacheKey.swift:21
-@MainActor @Sendable func example55() async throws {
+@MainActor @Sendable func example56() async throws {
   let one = QueryCacheKey<FetchUser>(variables: 42)
   print(one.queryKey)                    // ["QuarryExamplesTests.FetchUser",42]
   try await client.invalidateQueries(one)
@@ -515,7 +530,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/InfiniteQueryModel.swift:6
-@MainActor @Sendable func example56() async throws {
+@MainActor @Sendable func example57() async throws {
   struct FetchFeed: InfiniteQueryFunc {
     let initialPageParam = 0
     func run(variables: QueryVoid, pageParam: Int) async throws -> [Int] { try await api.feed(page: pageParam) }
@@ -530,7 +545,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/MutationModel.swift:11
-@MainActor @Sendable func example57() async throws {
+@MainActor @Sendable func example58() async throws {
   struct AddTodo: MutationFunc {
     func run(variables: String) async throws -> Todo { try await api.addTodo(variables) }
   }
@@ -545,7 +560,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/QueriesModel.swift:17
-@MainActor @Sendable func example58() async throws {
+@MainActor @Sendable func example59() async throws {
   struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
   struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
   let dashboard = QueriesModel(client: client, queries: [
@@ -555,8 +570,8 @@ import QuarryScenarios
   print(dashboard.combined ?? "")
 }
 
-// Sources/QuarryApp/Models/QueryModel.swift:10
-@MainActor @Sendable func example59() async throws {
+// Sources/QuarryApp/Models/QueryModel.swift:9
+@MainActor @Sendable func example60() async throws {
   struct FetchTodos: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
   }
@@ -566,20 +581,58 @@ import QuarryScenarios
   await todos.fetch(.value)             // or: start and wait for the fetch to settle
 }
 
+// Sources/QuarryApp/Models/QueryObserverModel.swift:14
+@MainActor @Sendable func example61() async throws {
+  struct FetchTodos: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  let count = QueryObserverModel(FetchTodos(), client: client,
+    options: QueryObserverOptions(select: { $0.count }, placeholderData: .value([])))
+  count.setVariables(.value)
+  print(count.value ?? 0, count.isPlaceholderData)   // 0 true, until the todos arrive
+}
+
+// Sources/QuarryApp/Models/QueryObserverOptions.swift:10
+@MainActor @Sendable func example62() async throws {
+  struct FetchTodos: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  // Only the titles, only once signed in, a placeholder meanwhile.
+  var options = QueryObserverOptions<[Todo], [String]>(
+    enabled: false, select: { todos in todos.map(\.title) }, placeholderData: .value([]))
+  let titles = QueryObserverModel(FetchTodos(), client: client, options: options)
+  titles.setVariables(.value)   // placeholder shown (isPlaceholderData), nothing fetched
+  options.enabled = true
+  titles.setOptions(options)    // fetches now
+}
+
+// Sources/QuarryApp/Models/RestoreGate.swift:13
+@MainActor @Sendable func example63() async throws {
+  struct FetchTodos: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
+  }
+  let gate = RestoreGate()                         // restoring
+  let todos = QueryModel(FetchTodos(), client: client, restoreGate: gate)
+  todos.setVariables(.value)                       // idle: no fetch yet
+  let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
+  try persistQueryClient(client, PersistQueryClientOptions(persister: persister)).restore()
+  gate.finish()                                    // subscribes: fetches only if stale
+}
+
 // Sources/QuarryApp/State/InfiniteQueryState.swift:20
-@MainActor @Sendable func example60() async throws {
+@MainActor @Sendable func example64() async throws {
   let state: InfiniteQueryState<[Todo], Int> = .fetchingNextPage(InfiniteQueryData(pages: [[]], pageParams: [1]))
   if case .fetchingNextPage(let data) = state { print(data.pages.count) }  // 1
 }
 
 // Sources/QuarryApp/State/MutationViewState.swift:4
-@MainActor @Sendable func example61() async throws {
+@MainActor @Sendable func example65() async throws {
   let state: MutationViewState<Todo> = .pending
   if case .pending = state { print("saving") }
 }
 
 // Sources/QuarryApp/State/QueryViewState.swift:8
-@MainActor @Sendable func example62() async throws {
+@MainActor @Sendable func example66() async throws {
   let state: QueryViewState<User> = .success(User(id: 1, name: "Ada"))
   switch state {
   case .stale, .fetching: print("loading")
@@ -589,7 +642,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Bridge/LiveQueryController+QueryClient.swift:22
-@MainActor @Sendable func example63() async throws {
+@MainActor @Sendable func example67() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -605,7 +658,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController+Updates.swift:31
-@MainActor @Sendable func example64() async throws {
+@MainActor @Sendable func example68() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -619,7 +672,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController.swift:7
-@MainActor @Sendable func example65() async throws {
+@MainActor @Sendable func example69() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct NotesByText: LiveDescriptor {
     var ascending: Bool
@@ -639,13 +692,13 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Diff/LiveDiff.swift:9
-@MainActor @Sendable func example66() async throws {
+@MainActor @Sendable func example70() async throws {
   let diff = LiveDiff.between(old: [1, 2, 3, 4], new: [4, 1, 3, 5], id: { $0 })
   print(diff)  // rows(removed: [1], inserted: [3], moved: [3 → 0], updated: [])
 }
 
 // Sources/QuarryLive/SQLite/SQLiteStore.swift:20
-@MainActor @Sendable func example67() async throws {
+@MainActor @Sendable func example71() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     var entities: Set<String>? { ["notes"] }
@@ -662,7 +715,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Store/InMemoryStore.swift:10
-@MainActor @Sendable func example68() async throws {
+@MainActor @Sendable func example72() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records.sorted { $0.id < $1.id } }
@@ -676,13 +729,13 @@ import QuarryScenarios
 }
 
 // Sources/QuarryPersist/PersistedTypes.swift:9
-@MainActor @Sendable func example69() async throws {
+@MainActor @Sendable func example73() async throws {
   var types = PersistedTypes()
   types.register([Todo].self, for: ["todos"])   // ["todos"] and every key it prefixes
 }
 
 // Sources/QuarryPersist/QueryClientPersistence.swift:8
-@MainActor @Sendable func example70() async throws {
+@MainActor @Sendable func example74() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(
     persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
@@ -690,48 +743,48 @@ import QuarryScenarios
 }
 
 // Sources/QuarryPersist/QueryPersister.swift:60
-@MainActor @Sendable func example71() async throws {
+@MainActor @Sendable func example75() async throws {
   let persister = QueryPersister(storage: try FileStorage(directory: cachesDirectory))
   var todos = QueryOptions(queryKey: ["todos"])
   todos.queryFn = persister.queryFn(.fn { _ in try await api.todos() })
 }
 
 // Sources/QuarryPersist/RemoveOldestQuery.swift:7
-@MainActor @Sendable func example72() async throws {
+@MainActor @Sendable func example76() async throws {
   let storage = InMemoryStorage(quota: 5_000_000)   // like a browser's localStorage
   let persister = StoragePersister(storage: storage, scheduler: client.scheduler, retry: removeOldestQuery)
 }
 
 // Sources/QuarryPersist/StoragePersister.swift:9
-@MainActor @Sendable func example73() async throws {
+@MainActor @Sendable func example77() async throws {
   let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:7
-@MainActor @Sendable func example74() async throws {
+@MainActor @Sendable func example78() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:7
-@MainActor @Sendable func example75() async throws {
+@MainActor @Sendable func example79() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Report/HTMLReport.swift:9
-@MainActor @Sendable func example76() async throws {
+@MainActor @Sendable func example80() async throws {
   let page = HTMLReport(evaluations: [], specification: "Specs", compareDirectory: nil)
   print(page.html.hasPrefix("<!DOCTYPE html>"))  // true
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:7
-@MainActor @Sendable func example77() async throws {
+@MainActor @Sendable func example81() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }
 
 // Sources/QuarrySwiftUI/InfiniteQuery.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example78() async throws {
+@MainActor @Sendable func example82() async throws {
   struct Item: Identifiable, Sendable { let id: Int }
   struct FetchItems: InfiniteQueryFunc {
     let initialPageParam = 0
@@ -765,7 +818,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:8
 #if canImport(SwiftUI)
-@MainActor @Sendable func example79() async throws {
+@MainActor @Sendable func example83() async throws {
   struct FetchingBadge: View {
     @IsFetching private var fetching
 
@@ -778,7 +831,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:36
 #if canImport(SwiftUI)
-@MainActor @Sendable func example80() async throws {
+@MainActor @Sendable func example84() async throws {
   struct SavingLabel: View {
     @IsMutating private var saving
 
@@ -791,7 +844,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Mutation.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example81() async throws {
+@MainActor @Sendable func example85() async throws {
   struct Note: Sendable { let title: String }
   struct CreateNote: MutationFunc {
     func run(variables: String) async throws -> Note { Note(title: variables) }
@@ -815,9 +868,45 @@ import QuarryScenarios
 }
 #endif
 
+// Sources/QuarrySwiftUI/PersistQueryClient.swift:17
+#if canImport(SwiftUI)
+@MainActor @Sendable func example86() async throws {
+  struct Note: Codable, Sendable { let text: String }
+  struct FetchNotes: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Note] { [Note(text: "hello")] }
+  }
+  struct NotesScreen: View {
+    @Environment(\.isRestoring) private var isRestoring
+    @Query(FetchNotes()) private var notes
+
+    var body: some View {
+      Group {
+        switch notes {
+        case .stale, .fetching: ProgressView()
+        case .success(let notes): Text("\(notes.count) notes" + (isRestoring ? " (restoring)" : ""))
+        case .error(let error): Text(error.localizedDescription)
+        }
+      }
+      .task { await $notes.fetch() }
+    }
+  }
+  struct NotesApp: View {
+    let client = QueryClient()
+    let storage: any PersistStorage   // FileStorage(directory:) or SQLiteStorage, made at launch
+
+    var body: some View {
+      var types = PersistedTypes()
+      types.register([Note].self, for: QueryCacheKey<FetchNotes>.all.queryKey)
+      return NotesScreen().persistQueryClient(client, options: PersistQueryClientOptions(
+        persister: StoragePersister(storage: storage, scheduler: client.scheduler), types: types))
+    }
+  }
+}
+#endif
+
 // Sources/QuarrySwiftUI/Queries.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example82() async throws {
+@MainActor @Sendable func example87() async throws {
   struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
   struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
   struct Dashboard: View {
@@ -836,7 +925,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Query.swift:13
 #if canImport(SwiftUI)
-@MainActor @Sendable func example83() async throws {
+@MainActor @Sendable func example88() async throws {
   struct User: Sendable { let id: Int; let name: String }
   struct FetchUser: QueryFunc {
     func run(_ id: Int) async throws -> User { User(id: id, name: "user \(id)") }
@@ -859,13 +948,47 @@ import QuarryScenarios
 }
 #endif
 
-// Sources/QuarrySwiftUI/QueryClient+Environment.swift:32
+// Sources/QuarrySwiftUI/QueryClient+Environment.swift:56
 #if canImport(SwiftUI)
-@MainActor @Sendable func example84() async throws {
+@MainActor @Sendable func example89() async throws {
   struct RootView: View {
     @State private var client = QueryClient()
     var body: some View {
       Text("Home").queryClient(client)
+    }
+  }
+}
+#endif
+
+// Sources/QuarrySwiftUI/QueryObserving.swift:22
+#if canImport(SwiftUI)
+@MainActor @Sendable func example90() async throws {
+  struct Chore: Identifiable, Sendable { let id: Int; let title: String; let isDone: Bool }
+  struct FetchChores: QueryFunc {
+    func run(_ variables: QueryVoid) async throws -> [Chore] {
+      [Chore(id: 1, title: "milk", isDone: false), Chore(id: 2, title: "eggs", isDone: true)]
+    }
+  }
+  struct OpenChoresBadge: View {
+    @QueryObserving<FetchChores, Int> private var openCount: QueryViewState<Int>
+
+    init(isSignedIn: Bool) {
+      _openCount = QueryObserving(FetchChores(), options: QueryObserverOptions(
+        enabled: isSignedIn,                                 // no fetch until signed in
+        select: { chores in chores.filter { !$0.isDone }.count },
+        placeholderData: .value([])))                        // "0 open" meanwhile, flagged
+    }
+
+    var body: some View {
+      Group {
+        switch openCount {
+        case .stale, .fetching: ProgressView()
+        case .success(let count):
+          Text($openCount.isPlaceholderData ? "… open" : "\(count) open")
+        case .error(let error): Text(error.localizedDescription).foregroundStyle(.red)
+        }
+      }
+      .task { await $openCount.fetch() }
     }
   }
 }

@@ -23,10 +23,10 @@ public final class InfiniteQueryObserver: QueryObserver, @unchecked Sendable {
     super.setOptions(infinite)
   }
 
-  package override func getOptimisticResult(_ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
+  package override func getOptimisticResult(_ options: QueryOptions, optimistic: Bool, isRestoring: Bool = false) -> QueryObserverResult {
     var infinite = options
     infinite.isInfinite = true
-    return super.getOptimisticResult(infinite, optimistic: optimistic)
+    return super.getOptimisticResult(infinite, optimistic: optimistic, isRestoring: isRestoring)
   }
 
   /// Fetches the page after the last one; resolves with the result after the fetch. Errors
@@ -49,8 +49,8 @@ public final class InfiniteQueryObserver: QueryObserver, @unchecked Sendable {
     refetchPromise(options, meta: FetchDirection.backward.fetchMeta)
   }
 
-  override func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
-    var result = super.createResult(query, options, optimistic: optimistic)
+  override func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool, isRestoring: Bool) -> QueryObserverResult {
+    var result = super.createResult(query, options, optimistic: optimistic, isRestoring: isRestoring)
     let state = query.stateStorage
     let direction = FetchDirection(fetchMeta: state.fetchMeta)
     result.infinite = InfiniteQueryFlags(

@@ -155,11 +155,14 @@ public class QueryObserver: @unchecked Sendable {
     getOptimisticResult(options, optimistic: false)
   }
 
-  package func getOptimisticResult(_ options: QueryOptions, optimistic: Bool) -> QueryObserverResult {
+  /// `optimistic` is TanStack's `_optimisticResults: 'optimistic'`; `isRestoring` its
+  /// `'isRestoring'`: the same result, but idle, as a framework binding shows it while a
+  /// persisted cache is restored and the observer is not subscribed.
+  package func getOptimisticResult(_ options: QueryOptions, optimistic: Bool, isRestoring: Bool = false) -> QueryObserverResult {
     engine.lock.sync {
       let defaulted = client.defaultQueryOptions(options)
       let query = client.queryCache.build(client, defaulted)
-      let result = createResult(query, defaulted, optimistic: optimistic)
+      let result = createResult(query, defaulted, optimistic: optimistic, isRestoring: isRestoring)
       if let current = currentResultStorage, current.changedProperties(from: result).isEmpty {
         return result
       }
@@ -262,8 +265,9 @@ public class QueryObserver: @unchecked Sendable {
   func resolveEnabled(for query: Query) -> Bool? { resolveQueryBoolean(optionsStorage.enabled, query) }
 
   /// `optimistic`: TanStack's `_optimisticResults`, set by framework bindings: a result that
-  /// already shows the fetch that mounting will start.
-  func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool = false) -> QueryObserverResult {
+  /// already shows the fetch that mounting will start; with `isRestoring` (`'isRestoring'`) its
+  /// fetch status stays idle.
+  func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool = false, isRestoring: Bool = false) -> QueryObserverResult {
     let prevQuery = currentQuery
     let prevResult = currentResultStorage
     let prevResultState = currentResultState
@@ -275,6 +279,7 @@ public class QueryObserver: @unchecked Sendable {
     if optimistic, listeners.isEmpty, shouldFetchOnMount(query, options) {
       Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.optionsStorage.networkMode))
     }
+    if optimistic, isRestoring { newState.fetchStatus = .idle }
     var isPlaceholderData = false
     var status = newState.status
     var error = newState.errorBox

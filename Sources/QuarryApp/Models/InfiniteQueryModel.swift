@@ -32,6 +32,8 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
   public private(set) var isFetchingNextPage = false
   /// Whether the previous page is loading.
   public private(set) var isFetchingPreviousPage = false
+  /// Whether the model waits for its ``RestoreGate`` before subscribing.
+  public private(set) var isRestoring = false
   /// The engine's full result.
   public private(set) var result: QueryObserverResult?
 
@@ -40,11 +42,14 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
   @ObservationIgnored private var observer: InfiniteQueryObserver?
   @ObservationIgnored private let subscription = Subscription()
   @ObservationIgnored private let waiters = SettledWaiters()
+  @ObservationIgnored private let restoreGate: RestoreGate?
 
-  /// A model for `queryFunc` on `client`; it does nothing until variables are set.
-  public init(_ queryFunc: F, client: QueryClient) {
+  /// A model for `queryFunc` on `client`; it does nothing until variables are set. With
+  /// `restoreGate`, it subscribes only once the gate has finished restoring.
+  public init(_ queryFunc: F, client: QueryClient, restoreGate: RestoreGate? = nil) {
     self.queryFunc = queryFunc
     self.client = client
+    self.restoreGate = restoreGate
   }
 
   /// Engine options for these variables.
@@ -83,16 +88,30 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
     let options = options(variables)
     if let observer {
       observer.setOptions(options)
+      if isRestoring { apply(observer.getOptimisticResult(observer.options, optimistic: true, isRestoring: true)) }
       return
     }
     let observer = InfiniteQueryObserver(client: client, options: options)
     self.observer = observer
-    watch(observer, into: subscription) { [weak self] result in self?.apply(result) }
+    guard let restoreGate, restoreGate.isRestoring else {
+      watch(observer, into: subscription) { [weak self] result in self?.apply(result) }
+      return
+    }
+    // Restoring: show the idle result mounting would give; subscribe once the gate opens.
+    isRestoring = true
+    apply(observer.getOptimisticResult(observer.options, optimistic: true, isRestoring: true))
+    restoreGate.whenRestored { [weak self, weak observer] in
+      guard let self, let observer, self.observer === observer else { return }
+      self.isRestoring = false
+      watch(observer, into: self.subscription) { [weak self] result in self?.apply(result) }
+    }
   }
 
-  /// Watches `variables` and waits until the first load (or refetch) settles.
+  /// Watches `variables` and waits until the first load (or refetch) settles; while the
+  /// restore gate is restoring, waits for it first.
   public func fetch(_ variables: F.Variables) async {
     setVariables(variables)
+    if let restoreGate { await restoreGate.restored() }
     await waiters.wait(isFetching: isFetching)
   }
 

@@ -29,15 +29,35 @@ public final class QueriesModel<Combined: Sendable> {
   public private(set) var combined: Combined?
   /// Each query's result, in the order given.
   public private(set) var results: [QueryObserverResult] = []
+  /// Whether the model waits for its ``RestoreGate`` before subscribing.
+  public private(set) var isRestoring = false
 
   @ObservationIgnored private let observer: QueriesObserver
   @ObservationIgnored private let combine: @Sendable ([QueryObserverResult]) -> Combined
   @ObservationIgnored private let subscription = Subscription()
 
-  /// Watches `queries` at once (subscribing at once, so each fetches if needed).
-  public init(client: QueryClient, queries: [QueriesModelEntry], combine: @escaping @Sendable ([QueryObserverResult]) -> Combined) {
+  /// Watches `queries` at once (subscribing at once, so each fetches if needed). With a
+  /// `restoreGate` that is restoring, it shows the queries' current results (idle) and
+  /// subscribes once the gate opens.
+  public init(
+    client: QueryClient, queries: [QueriesModelEntry], restoreGate: RestoreGate? = nil,
+    combine: @escaping @Sendable ([QueryObserverResult]) -> Combined
+  ) {
     self.combine = combine
     observer = QueriesObserver(client: client, queries: queries.map(\.options))
+    guard let restoreGate, restoreGate.isRestoring else {
+      subscribe()
+      return
+    }
+    isRestoring = true
+    apply(observer.getCurrentResult())
+    restoreGate.whenRestored { [weak self] in
+      self?.isRestoring = false
+      self?.subscribe()
+    }
+  }
+
+  private func subscribe() {
     let delivery = MainActorDelivery<[QueryObserverResult]> { [weak self] results in self?.apply(results) }
     subscription.replace(with: observer.subscribe { delivery.deliver($0) })
     apply(observer.getCurrentResult())
