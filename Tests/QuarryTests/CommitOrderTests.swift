@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Testing
 @testable import Quarry
 
@@ -36,10 +36,10 @@ import Testing
     let unsubscribe = observe(client, ["counter"], into: log)
     let stalled = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
     stallFirstCommit(of: client, stalled: stalled, release: release)
-    DispatchQueue.global().async {
+    Thread {
       client.setQueryData(["counter"], value: 1)
       done.signal()
-    }
+    }.start()
     stalled.wait()
     client.setQueryData(["counter"], value: 2)
     #expect(client.getQueryData(["counter"]) as? Int == 2)
@@ -59,10 +59,10 @@ import Testing
     let unsubscribe = observe(client, ["counter"], into: log)
     let stalled = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
     stallFirstCommit(of: client, stalled: stalled, release: release)
-    DispatchQueue.global().async {
+    Thread {
       client.batch { client.setQueryData(["counter"], value: 1) }
       done.signal()
-    }
+    }.start()
     stalled.wait()
     client.setQueryData(["counter"], value: 2)
     release.signal()
