@@ -11,13 +11,17 @@ import Synchronization
 /// ARCHITECTURE.md, "Threading".
 ///
 /// Effects from all threads go through one FIFO that one thread drains at a time, in commit
-/// order. A thread that commits while another drains appends and returns without waiting, so a
-/// listener that waits for another thread touching the client cannot deadlock it. Effects that
-/// user code run by the delivering thread causes (a listener's or a query function's own client
-/// calls) are performed at once, nested, as TanStack's synchronous listeners would run them.
+/// order: a committing thread takes its place in the FIFO (or the deliverer's role) before it
+/// releases the lock, so a thread descheduled between its commit and its delivery cannot fall
+/// behind a later commit. A thread that commits while another drains appends and returns
+/// without waiting, so a listener that waits for another thread touching the client cannot
+/// deadlock it. Effects that user code run by the delivering thread causes (a listener's or a
+/// query function's own client calls) are performed at once, nested, as TanStack's synchronous
+/// listeners would run them.
 final class EngineLock: @unchecked Sendable {
-  // Safe: `depth` and `outbox` are only touched by the thread holding `lock`; `fifo`,
-  // `isDraining` and `deliverer` are guarded by `fifoLock`; `owner` is atomic.
+  // Safe: `depth`, `outbox`, `batches` and `afterCommit` are only touched by the thread holding
+  // `lock`; `fifo`, `isDraining` and `deliverer` are guarded by `fifoLock`, which is taken under
+  // `lock` (never the other way round) and held only briefly; `owner` is atomic.
   private let lock = NSRecursiveLock()
   private var depth = 0
   private var outbox: [Effect] = []
@@ -31,6 +35,9 @@ final class EngineLock: @unchecked Sendable {
   /// Threads inside ``batch(_:)`` (guarded by `lock`): how deep, and the listener effects
   /// waiting for the outermost batch to end.
   private var batches: [UInt: Batch] = [:]
+  /// A test seam (guarded by `lock`): called by a thread that has committed effects, right after
+  /// it releases the lock and before it performs them, so a test can stall it there.
+  private var afterCommit: (@Sendable () -> Void)?
 
   /// Runs `body` under the lock; the outermost call then performs the recorded effects.
   @inline(__always)
@@ -57,8 +64,15 @@ final class EngineLock: @unchecked Sendable {
     var effects = outbox
     outbox = []
     if !batches.isEmpty { effects = deferListenerEffects(effects) }
+    if effects.isEmpty {
+      lock.unlock()
+      return
+    }
+    let role = claim(effects)
+    let hook = afterCommit
     lock.unlock()
-    if !effects.isEmpty { perform(effects) }
+    hook?()
+    perform(effects, as: role)
   }
 
   /// Runs `body` (without holding the lock) and delivers the listener effects the calling thread
@@ -88,8 +102,15 @@ final class EngineLock: @unchecked Sendable {
       lock.unlock()
       return
     }
+    if batch.effects.isEmpty {
+      lock.unlock()
+      return
+    }
+    let role = claim(batch.effects)
+    let hook = afterCommit
     lock.unlock()
-    if !batch.effects.isEmpty { perform(batch.effects) }
+    hook?()
+    perform(batch.effects, as: role)
   }
 
   /// Keeps the listener effects of a thread inside a batch for its end; returns the rest.
@@ -104,6 +125,13 @@ final class EngineLock: @unchecked Sendable {
     return now
   }
 
+  /// Installs (or, with `nil`, removes) the test seam called between a commit and its effects.
+  func setAfterCommit(_ hook: (@Sendable () -> Void)?) {
+    lock.lock()
+    afterCommit = hook
+    lock.unlock()
+  }
+
   /// Whether the calling thread is inside a transaction of this lock.
   var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == currentThreadID() }
 
@@ -116,16 +144,27 @@ final class EngineLock: @unchecked Sendable {
     } else {
       lock.lock()
       let effects = batches.isEmpty ? [Effect(kind: kind, run: effect)] : deferListenerEffects([Effect(kind: kind, run: effect)])
+      if effects.isEmpty {
+        lock.unlock()
+        return
+      }
+      let role = claim(effects)
       lock.unlock()
-      if !effects.isEmpty { perform(effects) }
+      perform(effects, as: role)
     }
   }
 
-  /// Performs `effects` in order if no thread is delivering listener effects; otherwise runs
-  /// the plumbing now and queues the listener calls behind the ones being delivered.
-  private func perform(_ effects: [Effect]) {
+  /// Takes the place of `effects` in the FIFO: called with `lock` held, by the thread that
+  /// committed them, so threads take their places in the order they committed. A thread that
+  /// released the lock first and queued after would let a later commit's listener calls (another
+  /// thread's, delivered meanwhile) run before its own: a listener would hear an older result
+  /// after a newer one.
+  ///
+  /// If another thread is delivering, the listener calls are queued behind its FIFO now; if none
+  /// is, the calling thread becomes the deliverer now, so any later commit queues behind it.
+  private func claim(_ effects: [Effect]) -> Role {
     let me = currentThreadID()
-    let role: Role = fifoLock.withLock {
+    return fifoLock.withLock {
       if isDraining {
         // User code run by this (delivering) thread — a listener, a query function's prefix, a
         // mutation callback — made these client calls: deliver them at once, nested, before the
@@ -138,6 +177,11 @@ final class EngineLock: @unchecked Sendable {
       deliverer = me
       return .deliverer
     }
+  }
+
+  /// Performs `effects` (without holding `lock`) in the role ``claim(_:)`` gave them: the
+  /// deliverer runs them in order and then the FIFO; a queued thread runs only the plumbing.
+  private func perform(_ effects: [Effect], as role: Role) {
     switch role {
     case .queued:
       for effect in effects where effect.kind == .plumbing { effect.run() }
