@@ -57,6 +57,17 @@ import Testing
     #expect(a == .null)
   }
 
+  /// TanStack 5.102.0 (`replaceEqualDeep` on node) keeps equal data nested 501 containers deep
+  /// and replaces it at 502; past 128 levels Quarry's comparison goes on without recursion.
+  @Test func structuralSharingKeepsEqualDataUpTo501Levels() {
+    for (depth, keeps) in [(499, true), (500, true), (501, true), (502, false), (503, false)] {
+      let kept = JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(depth), Self.deep(depth))
+      #expect(kept == keeps, "depth \(depth)")
+    }
+    #expect(!JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(300), Self.deep(300, leaf: 2)))
+    #expect(!JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(300), Self.deep(299)))
+  }
+
   @Test func theClientStoresFetchesAndFindsDeepKeysAndData() async throws {
     var key = QueryKey(["deep", Self.deep(Self.depth)])
     var filterKey = QueryKey(["deep", Self.deep(Self.depth)])

@@ -1,0 +1,53 @@
+/// How a ``QueryKey`` holds its parts so that releasing it never recurses deeply.
+///
+/// Swift releases nested arrays and dictionaries recursively, so the last copy of a key nested
+/// 100,000 levels deep would overflow the stack wherever it goes: a collected or cleared query,
+/// replaced observer options, a thread with a 512 KiB stack. A key nested at most
+/// `JSONValue.recursionLimit` levels (every real key) keeps its parts inline; a deeper one keeps
+/// them in a `DeepParts` box, shared by all copies of the key, whose `deinit` dismantles them
+/// level by level.
+extension QueryKey {
+  enum Storage: Sendable {
+    /// Parts nested at most `JSONValue.recursionLimit` levels: Swift's release is shallow.
+    case inline([JSONValue])
+    /// Deeper parts, released by their box.
+    case deep(DeepParts)
+
+    init(_ parts: [JSONValue]) {
+      // The key's own array is one level.
+      let depth = JSONValue.recursionLimit - 1
+      self = parts.allSatisfy { $0.isNested(within: depth) } ? .inline(parts) : .deep(DeepParts(parts))
+    }
+
+    var parts: [JSONValue] {
+      switch self {
+      case .inline(let parts): return parts
+      case .deep(let box): return box.parts
+      }
+    }
+  }
+
+  /// Two keys are equal when their parts are (the same box is equal at once).
+  public static func == (lhs: QueryKey, rhs: QueryKey) -> Bool {
+    if case .deep(let a) = lhs.storage, case .deep(let b) = rhs.storage, a === b { return true }
+    return lhs.parts == rhs.parts
+  }
+
+  /// Hashes the parts.
+  public func hash(into hasher: inout Hasher) { hasher.combine(parts) }
+}
+
+/// The parts of a deep ``QueryKey``; its last release dismantles them without recursion.
+final class DeepParts: @unchecked Sendable {
+  // Safe: `parts` is written only by `init` and `deinit`, when no other reference to the box
+  // exists; everything else reads it.
+  private(set) var parts: [JSONValue]
+
+  init(_ parts: [JSONValue]) { self.parts = parts }
+
+  deinit {
+    var value = JSONValue.array(parts)
+    parts = []
+    JSONValue.dismantle(&value)
+  }
+}
