@@ -41,15 +41,30 @@ extension JSONValue {
   func isNested(within levels: Int) -> Bool {
     switch self {
     case .array(let items):
-      guard levels > 0 else { return false }
-      for item in items where !item.isNested(within: levels - 1) { return false }
-      return true
+      return levels > 0 && JSONValue.areNested(items, within: levels - 1)
     case .object(let members):
       guard levels > 0 else { return false }
-      for item in members.values where !item.isNested(within: levels - 1) { return false }
+      for item in members.values where item.isArrayOrObject && !item.isNested(within: levels - 1) { return false }
       return true
     default:
       return true
+    }
+  }
+
+  /// Whether every element of `values` is nested at most `levels` deep (`isNested(within:)`);
+  /// primitives cost a tag check.
+  @inline(__always)
+  static func areNested(_ values: [JSONValue], within levels: Int) -> Bool {
+    for value in values where value.isArrayOrObject && !value.isNested(within: levels) { return false }
+    return true
+  }
+
+  /// Whether the value is an array or an object.
+  @inline(__always)
+  private var isArrayOrObject: Bool {
+    switch self {
+    case .array, .object: return true
+    default: return false
     }
   }
 

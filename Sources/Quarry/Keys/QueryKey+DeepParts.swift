@@ -13,10 +13,10 @@ extension QueryKey {
     /// Deeper parts, released by their box.
     case deep(DeepParts)
 
+    @inline(__always)
     init(_ parts: [JSONValue]) {
       // The key's own array is one level.
-      let depth = JSONValue.recursionLimit - 1
-      self = parts.allSatisfy { $0.isNested(within: depth) } ? .inline(parts) : .deep(DeepParts(parts))
+      self = JSONValue.areNested(parts, within: JSONValue.recursionLimit - 1) ? .inline(parts) : .deep(DeepParts(parts))
     }
 
     var parts: [JSONValue] {
@@ -27,21 +27,36 @@ extension QueryKey {
     }
   }
 
-  /// Two keys are equal when their parts are (the same box is equal at once).
+  /// Two keys are equal when their parts are (the same box is equal at once). Equal parts are
+  /// equally deep, so a key held inline never equals one held in a box.
+  @inline(__always)
   public static func == (lhs: QueryKey, rhs: QueryKey) -> Bool {
-    if case .deep(let a) = lhs.storage, case .deep(let b) = rhs.storage, a === b { return true }
-    return lhs.parts == rhs.parts
+    switch lhs.storage {
+    case .inline(let a):
+      guard case .inline(let b) = rhs.storage else { return false }
+      return a == b
+    case .deep(let a):
+      guard case .deep(let b) = rhs.storage else { return false }
+      return a === b || a.parts == b.parts
+    }
   }
 
-  /// Hashes the parts.
-  public func hash(into hasher: inout Hasher) { hasher.combine(parts) }
+  /// Hashes the parts (as `hasher.combine(parts)`).
+  @inline(__always)
+  public func hash(into hasher: inout Hasher) {
+    switch storage {
+    case .inline(let parts): hasher.combine(parts)
+    case .deep(let box): hasher.combine(box.parts)
+    }
+  }
 }
 
 /// The parts of a deep ``QueryKey``; its last release dismantles them without recursion.
 final class DeepParts: @unchecked Sendable {
   // Safe: `parts` is written only by `init` and `deinit`, when no other reference to the box
-  // exists; everything else reads it.
-  private(set) var parts: [JSONValue]
+  // exists; everything else reads it (so no access can overlap a write, and the dynamic
+  // exclusivity check is left out).
+  @exclusivity(unchecked) private(set) var parts: [JSONValue]
 
   init(_ parts: [JSONValue]) { self.parts = parts }
 
