@@ -1,8 +1,10 @@
+import Foundation
 import Testing
 @testable import Quarry
 
 /// Keys and data nested 100,000 levels deep: every algorithm Quarry runs over them is iterative
-/// or bounded, so none of these overflows the stack (each one did before, in a debug build).
+/// or bounded, so none of these overflows the stack (each 100,000-level one did in a debug build
+/// while those algorithms recursed). Releasing such values is `DeepReleaseTests`.
 @Suite struct DeepValueTests {
   static let depth = 100_000
 
@@ -66,6 +68,25 @@ import Testing
     }
     #expect(!JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(300), Self.deep(300, leaf: 2)))
     #expect(!JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(300), Self.deep(299)))
+  }
+
+  /// What Quarry leaves to Swift's recursive release (values nested at most 128 levels, the
+  /// threshold of `DeepParts` and `DataBox`) fits a 128 KiB stack, a debug build included.
+  @Test func aValueAtTheBoxThresholdIsReleasedWithinA128KiBStack() async {
+    let released = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      let thread = Thread {
+        var key: QueryKey? = QueryKey([DeepValueTests.deep(JSONValue.recursionLimit - 1)])
+        var data: JSONValue? = DeepValueTests.deep(JSONValue.recursionLimit)
+        let inline = if case .inline = key!.storage { true } else { false }
+        let shallow = data!.isNested(within: JSONValue.recursionLimit)
+        key = nil
+        data = nil
+        continuation.resume(returning: inline && shallow && key == nil && data == nil)
+      }
+      thread.stackSize = 128 * 1024
+      thread.start()
+    }
+    #expect(released)
   }
 
   @Test func theClientStoresFetchesAndFindsDeepKeysAndData() async throws {
