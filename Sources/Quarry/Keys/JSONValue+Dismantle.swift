@@ -55,8 +55,12 @@ extension JSONValue {
   /// primitives cost a tag check.
   @inline(__always)
   static func areNested(_ values: [JSONValue], within levels: Int) -> Bool {
-    for value in values where value.isArrayOrObject && !value.isNested(within: levels) { return false }
-    return true
+    values.withUnsafeBufferPointer { values in
+      for index in values.indices where values[index].isArrayOrObject && !values[index].isNested(within: levels) {
+        return false
+      }
+      return true
+    }
   }
 
   /// Whether the value is an array or an object.
