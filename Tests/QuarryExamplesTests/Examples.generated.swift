@@ -91,7 +91,7 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// README.md:128
+// README.md:133
 @MainActor @Sendable func example5() async throws {
   var addTodo = MutationOptions(mutationKey: ["addTodo"])
   addTodo.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
@@ -108,7 +108,7 @@ import QuarryScenarios
   let todo = try await client.mutate("buy milk", as: Todo.self, options: addTodo)
 }
 
-// README.md:149
+// README.md:154
 @MainActor @Sendable func example6() async throws {
   let feed = InfiniteQueryObserver(client: client, options: .infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
@@ -133,7 +133,7 @@ import QuarryScenarios
   stopDashboard()
 }
 
-// README.md:177
+// README.md:182
 @MainActor @Sendable func example7() async throws {
   var options = QueryOptions(queryKey: ["answer", 42])
   options.queryFn = .streamedQuery(initialValue: "", reducer: { text, token in text + token }) { _ in
@@ -146,14 +146,14 @@ import QuarryScenarios
   let unsubscribe = observer.subscribe { result in print(result.data ?? "", result.fetchStatus) }
 }
 
-// README.md:194
+// README.md:199
 @MainActor @Sendable func example8() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:311
+// README.md:316
 @MainActor @Sendable func example9() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
@@ -295,7 +295,7 @@ import QuarryScenarios
     queryFn: { context in try await api.feed(page: Int(context.pageParam?.numberValue ?? 0)) })
 }
 
-// Sources/Quarry/Keys/JSONValue+Dismantle.swift:10
+// Sources/Quarry/Keys/JSONValue+Dismantle.swift:12
 @MainActor @Sendable func example26() async throws {
   var deep: JSONValue = 1
   for _ in 0..<100_000 { deep = [deep] }
@@ -325,7 +325,7 @@ import QuarryScenarios
   JSONValue.replaceEqualDeepKeepsPrevious([1, nil], [1, .undefined])  // false
 }
 
-// Sources/Quarry/Keys/JSONValue.swift:9
+// Sources/Quarry/Keys/JSONValue.swift:11
 @MainActor @Sendable func example31() async throws {
   let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]
 }
@@ -336,7 +336,7 @@ import QuarryScenarios
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
-// Sources/Quarry/Keys/QueryKey.swift:23
+// Sources/Quarry/Keys/QueryKey.swift:30
 @MainActor @Sendable func example33() async throws {
   QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
 }

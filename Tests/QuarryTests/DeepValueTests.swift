@@ -1,8 +1,10 @@
+import Foundation
 import Testing
 @testable import Quarry
 
 /// Keys and data nested 100,000 levels deep: every algorithm Quarry runs over them is iterative
-/// or bounded, so none of these overflows the stack (each one did before, in a debug build).
+/// or bounded, so none of these overflows the stack (each 100,000-level one did in a debug build
+/// while those algorithms recursed). Releasing such values is `DeepReleaseTests`.
 @Suite struct DeepValueTests {
   static let depth = 100_000
 
@@ -55,6 +57,36 @@ import Testing
     JSONValue.dismantle(&a)
     JSONValue.dismantle(&b)
     #expect(a == .null)
+  }
+
+  /// TanStack 5.102.0 (`replaceEqualDeep` on node) keeps equal data nested 501 containers deep
+  /// and replaces it at 502; past 128 levels Quarry's comparison goes on without recursion.
+  @Test func structuralSharingKeepsEqualDataUpTo501Levels() {
+    for (depth, keeps) in [(499, true), (500, true), (501, true), (502, false), (503, false)] {
+      let kept = JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(depth), Self.deep(depth))
+      #expect(kept == keeps, "depth \(depth)")
+    }
+    #expect(!JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(300), Self.deep(300, leaf: 2)))
+    #expect(!JSONValue.replaceEqualDeepKeepsPrevious(Self.deep(300), Self.deep(299)))
+  }
+
+  /// What Quarry leaves to Swift's recursive release (values nested at most 128 levels, the
+  /// threshold of `DeepParts` and `DataBox`) fits a 128 KiB stack, a debug build included.
+  @Test func aValueAtTheBoxThresholdIsReleasedWithinA128KiBStack() async {
+    let released = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      let thread = Thread {
+        var key: QueryKey? = QueryKey([DeepValueTests.deep(JSONValue.recursionLimit - 1)])
+        var data: JSONValue? = DeepValueTests.deep(JSONValue.recursionLimit)
+        let inline = if case .inline = key!.storage { true } else { false }
+        let shallow = data!.isNested(within: JSONValue.recursionLimit)
+        key = nil
+        data = nil
+        continuation.resume(returning: inline && shallow && key == nil && data == nil)
+      }
+      thread.stackSize = 128 * 1024
+      thread.start()
+    }
+    #expect(released)
   }
 
   @Test func theClientStoresFetchesAndFindsDeepKeysAndData() async throws {

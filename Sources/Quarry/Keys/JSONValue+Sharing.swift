@@ -16,7 +16,7 @@ extension JSONValue {
   /// ```swift
   /// JSONValue.replaceEqualDeepKeepsPrevious([1, nil], [1, .undefined])  // false
   /// ```
-  /// The recursion is bounded by ``structuralSharingDepth``, so any depth is safe.
+  /// It recurses at most 128 levels and goes on with an explicit stack, so any depth is safe.
   public static func replaceEqualDeepKeepsPrevious(_ previous: JSONValue, _ new: JSONValue) -> Bool {
     if let same = primitivesIdentical(previous, new) { return same }
     return keepsPrevious(previous, new, depth: 0)
@@ -36,6 +36,8 @@ extension JSONValue {
     // JavaScript object: `a === b` holds at any depth.
     if case .array(let x) = a, case .array(let y) = b, x.hasSameStorage(as: y) { return true }
     if depth > structuralSharingDepth { return false }
+    // 500 recursive levels take more than 512 KiB of stack in a debug build.
+    if depth >= recursionLimit { return keepsPreviousIteratively(a, b, depth: depth) }
     switch (a, b) {
     case (.array(let x), .array(let y)):
       guard x.count == y.count else { return false }
@@ -62,6 +64,39 @@ extension JSONValue {
     default:
       return false
     }
+  }
+
+  /// `keepsPrevious` with an explicit stack: the same conjunction over the same pairs.
+  private static func keepsPreviousIteratively(_ a: JSONValue, _ b: JSONValue, depth: Int) -> Bool {
+    var pending: [(JSONValue, JSONValue, Int)] = [(a, b, depth)]
+    while let (a, b, depth) = pending.popLast() {
+      if case .array(let x) = a, case .array(let y) = b, x.hasSameStorage(as: y) { continue }
+      if depth > structuralSharingDepth { return false }
+      switch (a, b) {
+      case (.array(let x), .array(let y)):
+        guard x.count == y.count else { return false }
+        for i in x.indices {
+          guard let same = primitivesIdentical(x[i], y[i]) else {
+            pending.append((x[i], y[i], depth + 1))
+            continue
+          }
+          if !same { return false }
+        }
+      case (.object(let x), .object(let y)):
+        guard x.count == y.count else { return false }
+        for (name, value) in y {
+          guard let previous = x.exactMember(name) else { return false }
+          guard let same = primitivesIdentical(previous, value) else {
+            pending.append((previous, value, depth + 1))
+            continue
+          }
+          if !same { return false }
+        }
+      default:
+        return false
+      }
+    }
+    return true
   }
 }
 

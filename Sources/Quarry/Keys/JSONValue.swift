@@ -5,6 +5,8 @@
 /// `"cafe\u{301}"` are different values (Swift's `String ==` would call them equal). Equality,
 /// hashing, ``canonicalJSON`` and ``partialDeepEqual(_:_:)`` recurse at most 128 levels and go on
 /// with an explicit stack, so a value nested 100,000 levels deep cannot overflow the stack in them.
+/// Keys and data that Quarry holds are released without recursion too; releasing a deep value of
+/// your own is Swift's recursion unless you hand it to ``dismantle(_:)``.
 ///
 /// ```swift
 /// let filter: JSONValue = ["status": "done", "page": 2, "tags": ["a", "b"]]

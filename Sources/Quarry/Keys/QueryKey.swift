@@ -5,15 +5,22 @@
 /// key.queryHash  // ["todos",1,{"page":2}]
 /// ```
 /// Two keys are equal when their parts are, string by exact code units (see ``JSONValue``).
+/// A key may be nested to any depth: hashing, comparing and releasing it never recurse deeply.
 public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStringConvertible {
+  /// The parts, inline, or in a box that releases them without recursion (`QueryKey+DeepParts.swift`).
+  private(set) var storage: Storage
+
   /// The parts of the key, in order.
-  public var parts: [JSONValue]
+  public var parts: [JSONValue] {
+    get { storage.parts }
+    set { storage = Storage(newValue) }
+  }
 
   /// Creates a key from its parts.
-  public init(_ parts: [JSONValue]) { self.parts = parts }
+  public init(_ parts: [JSONValue]) { storage = Storage(parts) }
 
   /// Creates a key from an array literal.
-  public init(arrayLiteral elements: JSONValue...) { self.parts = elements }
+  public init(arrayLiteral elements: JSONValue...) { storage = Storage(elements) }
 
   /// TanStack's `hashKey`: `JSON.stringify` of the key with every plain object's members sorted,
   /// enumerated as a JavaScript object enumerates them (array-index names such as `"9"` and `"10"`

@@ -13,12 +13,51 @@
 /// let shared = DataBox(["tags": ["a"]] as JSONValue)
 /// client.setQueriesData(QueryFilters(queryKey: ["todos"])) { _ in shared }  // one object in every query
 /// ```
-public final class DataBox: Sendable {
+///
+/// A box holding a `JSONValue` (or ``InfiniteData`` with `JSONValue` pages) nested deeper than
+/// 128 levels releases it level by level when the box goes, so Quarry's releases of data
+/// never overflow the stack (see ``JSONValue/dismantle(_:)``).
+public final class DataBox: @unchecked Sendable {
+  // Safe: `storage` is written only by `init` and `deinit`, when no other reference to the box
+  // exists; everything else reads it (so no access can overlap a write, and the dynamic
+  // exclusivity check, measurable on the cache's hot paths, is left out).
+  @exclusivity(unchecked) private var storage: any Sendable
   /// The data.
-  public let value: any Sendable
+  public var value: any Sendable { storage }
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
-    self.value = asDataBox(value)?.value ?? value
+    storage = asDataBox(value)?.value ?? value
+  }
+
+  deinit {
+    releaseDeepJSON(&storage)
+  }
+}
+
+/// Releases deep JSON in `value` without recursion (`JSONValue.release`): a `JSONValue`, or
+/// the pages and page parameters of `InfiniteData`. Anything else is left to Swift.
+private func releaseDeepJSON(_ value: inout any Sendable) {
+  let type = type(of: value)
+  guard type == JSONValue.self || type == InfiniteData.self else { return }
+  var taken: any Sendable = ()
+  swap(&taken, &value)
+  if type == JSONValue.self {
+    var json = taken as! JSONValue
+    taken = ()
+    JSONValue.release(&json)
+  } else {
+    var data = taken as! InfiniteData
+    taken = ()
+    for index in data.pages.indices where Swift.type(of: data.pages[index]) == JSONValue.self {
+      var page = data.pages[index] as! JSONValue
+      data.pages[index] = ()
+      JSONValue.release(&page)
+    }
+    for index in data.pageParams.indices {
+      guard var param = data.pageParams[index] else { continue }
+      data.pageParams[index] = nil
+      JSONValue.release(&param)
+    }
   }
 }
 
