@@ -178,9 +178,15 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   /// Sends `event` to every listener, synchronously.
-  func notify(_ event: QueryCacheEvent) {
+  func notify(_ event: @autoclosure () -> QueryCacheEvent) {
+    // The engine calls this inside its transaction: without listeners there is nothing to
+    // record, and the event is not even built.
+    if engine.lock.isHeldByCurrentThread {
+      if !listeners.isEmpty { listeners.notify(event(), via: engine.lock) }
+      return
+    }
     engine.lock.sync {
-      listeners.notify(event, via: engine.lock)
+      if !listeners.isEmpty { listeners.notify(event(), via: engine.lock) }
     }
   }
 
