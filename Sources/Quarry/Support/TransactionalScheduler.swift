@@ -25,7 +25,7 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   private var nextID: UInt64 = 0
   /// Live recorded timers by engine number: the base timer, or `nil` while its creation is
   /// still recorded.
-  private var timers: [UInt64: TimerID?] = [:]
+  private var timers: [TimerNumber: TimerID?] = [:]
 
   init(base: any QueryScheduler, lock: EngineLock) {
     self.base = base
@@ -65,7 +65,7 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
       base.clearTimeout(TimerID(rawValue: id.rawValue >> 1))
       return
     }
-    let baseID: TimerID?? = timersLock.withLock { timers.removeValue(forKey: id.rawValue >> 1) }
+    let baseID: TimerID?? = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id.rawValue >> 1)) }
     if case .some(.some(let baseID)) = baseID { base.clearTimeout(baseID) }
   }
 
@@ -77,15 +77,15 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   private func schedule(_ create: @escaping @Sendable (UInt64) -> TimerID) -> TimerID {
     let id: UInt64 = timersLock.withLock {
       nextID += 1
-      timers[nextID] = .some(nil)
+      timers[TimerNumber(nextID)] = .some(nil)
       return nextID
     }
     let start: @Sendable () -> Void = { [weak self] in
       guard let self else { return }
       self.timersLock.withLock {
         // Cleared before its creation ran: never create it.
-        guard self.timers[id] != nil else { return }
-        self.timers[id] = .some(create(id))
+        guard self.timers[TimerNumber(id)] != nil else { return }
+        self.timers[TimerNumber(id)] = .some(create(id))
       }
     }
     if lock.isHeldByCurrentThread { lock.record(.plumbing, start) } else { start() }
@@ -93,7 +93,7 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   }
 
   private func fired(_ id: UInt64) {
-    _ = timersLock.withLock { timers.removeValue(forKey: id) }
+    _ = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id)) }
   }
 }
 
