@@ -48,8 +48,9 @@ public final class QueryCache: @unchecked Sendable {
   /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
   ///
   /// `keySlot`, when given, is `options.queryKey` already hashed for the key table (a caller
-  /// that just looked the key up passes it on, so the key is hashed once).
-  func build(_ client: QueryClient, _ options: QueryOptions, state: QueryState? = nil, keySlot: Prehashed<QueryKey>? = nil) -> Query {
+  /// that just looked the key up passes it on, so the key is hashed once). `options` is taken:
+  /// a caller's temporary reaches the new query without a copy.
+  func build(_ client: QueryClient, _ options: consuming QueryOptions, state: QueryState? = nil, keySlot: Prehashed<QueryKey>? = nil) -> Query {
     let queryKey = options.queryKey ?? []
     let queryHash: String
     let keyHashed: Bool
@@ -57,14 +58,14 @@ public final class QueryCache: @unchecked Sendable {
       queryHash = given
       keyHashed = options.keyHashed
     } else {
-      queryHash = hashQueryKeyByOptions(queryKey, options)
       keyHashed = options.queryKeyHashFn == nil
+      queryHash = hashQueryKeyByOptions(queryKey, copy options)
     }
     let hashSlot = Prehashed(CodeUnitString(queryHash))
     if let query = byHash[hashSlot] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
-      options: client.defaultQueryOptions(options),
+      options: client.defaultQueryOptions(options, identity: true),
       defaultOptions: client.queryDefaultsIfAny(queryKey), state: state)
     query.client = client
     query.keyHashed = keyHashed

@@ -276,18 +276,20 @@ public final class QueryClient: @unchecked Sendable {
 
   /// ``defaultQueryOptions(_:)``; `identity: false` leaves out the object identity, for options
   /// that only build a query (a query's own options never keep it).
-  func defaultQueryOptions(_ options: QueryOptions, identity: Bool) -> QueryOptions {
+  /// Takes `options` (a caller's temporary is not copied: the struct is about 400 bytes).
+  func defaultQueryOptions(_ options: consuming QueryOptions, identity: Bool) -> QueryOptions {
     if options.defaulted { return options }
-    var d = engine.lock.sync {
+    var d = options
+    engine.lock.sync {
       if noQueryDefaults {
         // What merging over empty options changes.
-        var d = options
         d.identity = nil
-        return d
+      } else if queryDefaults.isEmpty {
+        d = d.merged(over: defaultOptionsStorage.queries)
+      } else {
+        let keyDefaults = d.queryKey.map(getQueryDefaults) ?? QueryOptions()
+        d = d.merged(over: keyDefaults.merged(over: defaultOptionsStorage.queries))
       }
-      if queryDefaults.isEmpty { return options.merged(over: defaultOptionsStorage.queries) }
-      let keyDefaults = options.queryKey.map(getQueryDefaults) ?? QueryOptions()
-      return options.merged(over: keyDefaults.merged(over: defaultOptionsStorage.queries))
     }
     d.defaulted = true
     d.identity = identity ? OptionsIdentity() : nil

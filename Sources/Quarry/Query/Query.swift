@@ -34,7 +34,7 @@ public final class Query: @unchecked Sendable {
   /// Set once the query is infinite (TanStack's sticky `queryType`).
   var queryType: String?
 
-  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
+  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
     self.engine = cache.engine
     self.cache = cache
     self.queryKey = queryKey
@@ -42,8 +42,9 @@ public final class Query: @unchecked Sendable {
     self.defaultOptionsBox = defaultOptions.map(QueryOptionsBox.init)
     // TanStack sets options before the query has a state, so no initial-data write happens here
     // (`applyOptions`, with the options built once in place).
+    let isInfinite = options.isInfinite
     self.optionsStorage = Query.merge(options, defaults: defaultOptions)
-    if options.isInfinite { queryType = "infinite" }
+    if isInfinite { queryType = "infinite" }
     // TanStack's `getDefaultState(this.options)`: the options merged with the key's defaults.
     let initial = Query.defaultState(optionsStorage, now: engine.now)
     self.initialState = initial
@@ -70,7 +71,7 @@ public final class Query: @unchecked Sendable {
   }
 
   /// `options` over the key's defaults (TanStack's `{...this.#defaultOptions, ...options}`).
-  private static func merge(_ options: QueryOptions, defaults: QueryOptions?) -> QueryOptions {
+  private static func merge(_ options: consuming QueryOptions, defaults: QueryOptions?) -> QueryOptions {
     if let defaults { return options.merged(over: defaults) }
     // No key defaults: what merging over empty options changes.
     var merged = options
