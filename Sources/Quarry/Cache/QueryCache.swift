@@ -125,10 +125,19 @@ public final class QueryCache: @unchecked Sendable {
       // TanStack removes them one by one (destroy, delete, notify); destroying a query reads
       // nothing of the cache, so the tables are emptied at once instead of entry by entry.
       let all = ordered
+      // The gc timers are cancelled together, still inside this transaction (nothing can fire
+      // before it ends, and a timer cleared before its callback starts never runs).
+      var gcTimers: [TimerID] = []
+      gcTimers.reserveCapacity(liveCount)
       for case let query? in all {
+        if let id = query.gcTimeout {
+          gcTimers.append(id)
+          query.gcTimeout = nil
+        }
         query.destroy()
         notify(.removed(query))
       }
+      engine.scheduler.clearTimeouts(gcTimers)
       byHash.removeAll()
       byKey.removeAll()
       ordered.removeAll()

@@ -45,6 +45,17 @@ struct TimerQueue<Due: Comparable, Payload> {
     return payload
   }
 
+  /// Removes every listed timer (unknown ids are ignored) and compacts the heap at most once,
+  /// at the end (removing one by one compacts at every halving).
+  mutating func remove<S: Sequence<UInt64>>(all ids: S) {
+    for id in ids { live.removeValue(forKey: TimerNumber(id)) }
+    if live.isEmpty {
+      heap.removeAll(keepingCapacity: true)
+    } else if heap.count > 64 && heap.count > 2 * live.count {
+      compact()
+    }
+  }
+
   /// The earliest live timer's due time.
   mutating func firstDue() -> Due? {
     dropDeadTop()

@@ -80,6 +80,11 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
     lock.withLock { _ = timers.remove(id.rawValue) }
   }
 
+  /// Cancels many timers under one lock (``clearTimeout(_:)`` for each).
+  func clearTimeouts(_ ids: [TimerID]) {
+    lock.withLock { timers.remove(all: ids.lazy.map(\.rawValue)) }
+  }
+
   /// Queues a job; it runs when the scheduler drains.
   public func enqueue(_ job: @escaping @Sendable () -> Void) {
     lock.withLock { jobs.append(.closure(job)) }

@@ -27,10 +27,14 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   /// still recorded.
   private var timers: [TimerNumber: TimerID?] = [:]
 
+  /// The base scheduler when it is a ``VirtualScheduler`` (it cancels many timers at once).
+  private let virtualBase: VirtualScheduler?
+
   init(base: any QueryScheduler, lock: EngineLock) {
     self.base = base
     self.lock = lock
     self.directIDs = base is any SequentialTimerIDs
+    self.virtualBase = base as? VirtualScheduler
   }
 
   func now() -> Double { base.now() }
@@ -67,6 +71,21 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
     }
     let baseID: TimerID?? = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id.rawValue >> 1)) }
     if case .some(.some(let baseID)) = baseID { base.clearTimeout(baseID) }
+  }
+
+  /// ``clearTimeout(_:)`` for each of `ids`; a virtual base scheduler cancels the timers created
+  /// at once under one lock (`clear()` cancels every query's gc timer).
+  func clearTimeouts(_ ids: [TimerID]) {
+    guard let virtualBase else {
+      for id in ids { clearTimeout(id) }
+      return
+    }
+    var direct: [TimerID] = []
+    direct.reserveCapacity(ids.count)
+    for id in ids {
+      if id.rawValue & 1 == 0 { direct.append(TimerID(rawValue: id.rawValue >> 1)) } else { clearTimeout(id) }
+    }
+    virtualBase.clearTimeouts(direct)
   }
 
   /// The engine id of a base timer created at once (even).
