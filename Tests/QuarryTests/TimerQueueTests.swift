@@ -59,6 +59,26 @@ import Testing
     #expect(scheduler.nextTimerDue == nil)
   }
 
+  @Test(arguments: [0, 1, 150])
+  func removingManyAtOnceLeavesWhatRemovingThemOneByOneLeaves(kept: Int) {
+    var random = SplitMix64(state: UInt64(kept) + 11)
+    var one = TimerQueue<Int, Int>()
+    var many = TimerQueue<Int, Int>()
+    for id in UInt64(1)...300 {
+      let due = Int.random(in: 0..<40, using: &random)
+      one.insert(id: id, due: due, Int(id))
+      many.insert(id: id, due: due, Int(id))
+    }
+    let removed = Array((UInt64(1)...300).shuffled(using: &random).dropFirst(kept)) + [999]
+    for id in removed { one.remove(id) }
+    many.remove(all: removed)
+    #expect(many.count == kept && one.count == kept)
+    var popped: ([UInt64], [UInt64]) = ([], [])
+    while let next = one.popFirst(dueBy: 100) { popped.0.append(next.id) }
+    while let next = many.popFirst(dueBy: 100) { popped.1.append(next.id) }
+    #expect(popped.0 == popped.1 && popped.1.count == kept)
+  }
+
   @Test func aVirtualClientClearsAndCollects100kQueries() {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)

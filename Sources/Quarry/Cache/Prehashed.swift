@@ -10,4 +10,30 @@ struct Prehashed<Key: Hashable>: Hashable {
   }
   static func == (a: Prehashed, b: Prehashed) -> Bool { a.hash == b.hash && a.key == b.key }
   func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+  /// What a table asks for: the kept hash mixed with the table's seed, without running a
+  /// `Hasher` over it again (SipHash of one `Int` costs about 300 instructions).
+  func _rawHashValue(seed: Int) -> Int { mixedHash(hash, seed: seed) }
+}
+
+/// A timer's creation number as a table key: numbers are mixed with the table's seed instead of
+/// hashed with a `Hasher` (``TimerQueue``).
+struct TimerNumber: Hashable {
+  let value: UInt64
+  init(_ value: UInt64) { self.value = value }
+  func hash(into hasher: inout Hasher) { hasher.combine(value) }
+  func _rawHashValue(seed: Int) -> Int { mixedHash(Int(truncatingIfNeeded: value), seed: seed) }
+}
+
+/// `value` mixed with a table's `seed` (MurmurHash3's 64-bit finalizer over their exclusive or:
+/// a bijection whose every output bit depends on every input bit, so tables of different seeds
+/// place the same keys differently, as Swift's own hashing does).
+@inline(__always)
+func mixedHash(_ value: Int, seed: Int) -> Int {
+  var h = UInt64(bitPattern: Int64(value ^ seed))
+  h ^= h >> 33
+  h &*= 0xff51_afd7_ed55_8ccd
+  h ^= h >> 33
+  h &*= 0xc4ce_b9fe_1a85_ec53
+  h ^= h >> 33
+  return Int(Int64(bitPattern: h))
 }

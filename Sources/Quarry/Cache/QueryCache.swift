@@ -46,7 +46,11 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
-  func build(_ client: QueryClient, _ options: QueryOptions, state: QueryState? = nil) -> Query {
+  ///
+  /// `keySlot`, when given, is `options.queryKey` already hashed for the key table (a caller
+  /// that just looked the key up passes it on, so the key is hashed once). `options` is taken:
+  /// a caller's temporary reaches the new query without a copy.
+  func build(_ client: QueryClient, _ options: consuming QueryOptions, state: QueryState? = nil, keySlot: Prehashed<QueryKey>? = nil) -> Query {
     let queryKey = options.queryKey ?? []
     let queryHash: String
     let keyHashed: Bool
@@ -54,31 +58,37 @@ public final class QueryCache: @unchecked Sendable {
       queryHash = given
       keyHashed = options.keyHashed
     } else {
-      queryHash = hashQueryKeyByOptions(queryKey, options)
       keyHashed = options.queryKeyHashFn == nil
+      queryHash = hashQueryKeyByOptions(queryKey, copy options)
     }
-    if let query = byHash[Prehashed(CodeUnitString(queryHash))] { return query }
+    let hashSlot = Prehashed(CodeUnitString(queryHash))
+    if let query = byHash[hashSlot] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
-      options: client.defaultQueryOptions(options),
+      options: client.defaultQueryOptions(options, identity: true),
       defaultOptions: client.queryDefaultsIfAny(queryKey), state: state)
     query.client = client
     query.keyHashed = keyHashed
-    add(query)
+    // Building a query reads nothing of the cache, so the slot is still free.
+    insert(query, hashSlot: hashSlot, keySlot: keySlot)
     return query
   }
 
   func add(_ query: Query) {
     let slot = Prehashed(CodeUnitString(query.queryHash))
-    if byHash[slot] == nil {
-      byHash[slot] = query
-      if query.keyHashed { byKey[Prehashed(query.queryKey)] = query }
-      revision &+= 1
-      query.cachePosition = ordered.count
-      liveCount += 1
-      ordered.append(query)
-      notify(.added(query))
-    }
+    if byHash[slot] == nil { insert(query, hashSlot: slot, keySlot: nil) }
+  }
+
+  /// Adds `query` under a free `hashSlot` (its hash) and, if it is found by key, `keySlot` (its
+  /// key, hashed now when not given).
+  private func insert(_ query: Query, hashSlot: Prehashed<CodeUnitString>, keySlot: Prehashed<QueryKey>?) {
+    byHash[hashSlot] = query
+    if query.keyHashed { byKey[keySlot ?? Prehashed(query.queryKey)] = query }
+    revision &+= 1
+    query.cachePosition = ordered.count
+    liveCount += 1
+    ordered.append(query)
+    notify(.added(query))
   }
 
   /// Removes `query`, cancelling its fetch. A query of another client's cache is left alone.
@@ -115,10 +125,19 @@ public final class QueryCache: @unchecked Sendable {
       // TanStack removes them one by one (destroy, delete, notify); destroying a query reads
       // nothing of the cache, so the tables are emptied at once instead of entry by entry.
       let all = ordered
+      // The gc timers are cancelled together, still inside this transaction (nothing can fire
+      // before it ends, and a timer cleared before its callback starts never runs).
+      var gcTimers: [TimerID] = []
+      gcTimers.reserveCapacity(liveCount)
       for case let query? in all {
+        if let id = query.gcTimeout {
+          gcTimers.append(id)
+          query.gcTimeout = nil
+        }
         query.destroy()
         notify(.removed(query))
       }
+      engine.scheduler.clearTimeouts(gcTimers)
       byHash.removeAll()
       byKey.removeAll()
       ordered.removeAll()
@@ -137,6 +156,9 @@ public final class QueryCache: @unchecked Sendable {
   /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
   /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.
   func lookup(key queryKey: QueryKey) -> Query? { byKey[Prehashed(queryKey)] }
+
+  /// ``lookup(key:)`` with the key already hashed for the table.
+  func lookup(keySlot: Prehashed<QueryKey>) -> Query? { byKey[keySlot] }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }
@@ -166,9 +188,15 @@ public final class QueryCache: @unchecked Sendable {
   }
 
   /// Sends `event` to every listener, synchronously.
-  func notify(_ event: QueryCacheEvent) {
+  func notify(_ event: @autoclosure () -> QueryCacheEvent) {
+    // The engine calls this inside its transaction: without listeners there is nothing to
+    // record, and the event is not even built.
+    if engine.lock.isHeldByCurrentThread {
+      if !listeners.isEmpty { listeners.notify(event(), via: engine.lock) }
+      return
+    }
     engine.lock.sync {
-      listeners.notify(event, via: engine.lock)
+      if !listeners.isEmpty { listeners.notify(event(), via: engine.lock) }
     }
   }
 

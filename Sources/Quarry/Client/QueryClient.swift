@@ -157,7 +157,17 @@ public final class QueryClient: @unchecked Sendable {
       // One lookup; `defaultQueryOptions` only for a query that does not exist yet (TanStack's
       // `build` ignores the options of an existing one). The updater may change the cache.
       let revision = queryCache.revision
-      let (existing, knownHash) = findQuery(queryKey)
+      // The key hashed for the key table once, for the lookup and for a new query's insertion.
+      let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
+      let existing: Query?
+      var knownHash: String?
+      if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
+        existing = query
+      } else {
+        let hash = queryHash(queryKey)
+        knownHash = hash
+        existing = queryCache.lookup(hash)
+      }
       guard let data = updater(existing?.stateStorage.data), !isUndefined(unboxed(data)) else { return nil }
       let query: Query
       if let existing, revision == queryCache.revision {
@@ -169,7 +179,7 @@ public final class QueryClient: @unchecked Sendable {
           options.queryHash = knownHash ?? queryKey.queryHash
           options.keyHashed = true
         }
-        query = queryCache.build(self, defaultQueryOptions(options))
+        query = queryCache.build(self, defaultQueryOptions(options, identity: false), keySlot: keySlot)
       }
       return query.setData(data, updatedAt: updatedAt, manual: true).value
     }
@@ -261,20 +271,28 @@ public final class QueryClient: @unchecked Sendable {
 
   /// Options with the client's and key's defaults applied (TanStack's `defaultQueryOptions`).
   public func defaultQueryOptions(_ options: QueryOptions) -> QueryOptions {
+    defaultQueryOptions(options, identity: true)
+  }
+
+  /// ``defaultQueryOptions(_:)``; `identity: false` leaves out the object identity, for options
+  /// that only build a query (a query's own options never keep it).
+  /// Takes `options` (a caller's temporary is not copied: the struct is about 400 bytes).
+  func defaultQueryOptions(_ options: consuming QueryOptions, identity: Bool) -> QueryOptions {
     if options.defaulted { return options }
-    var d = engine.lock.sync {
+    var d = options
+    engine.lock.sync {
       if noQueryDefaults {
         // What merging over empty options changes.
-        var d = options
         d.identity = nil
-        return d
+      } else if queryDefaults.isEmpty {
+        d = d.merged(over: defaultOptionsStorage.queries)
+      } else {
+        let keyDefaults = d.queryKey.map(getQueryDefaults) ?? QueryOptions()
+        d = d.merged(over: keyDefaults.merged(over: defaultOptionsStorage.queries))
       }
-      if queryDefaults.isEmpty { return options.merged(over: defaultOptionsStorage.queries) }
-      let keyDefaults = options.queryKey.map(getQueryDefaults) ?? QueryOptions()
-      return options.merged(over: keyDefaults.merged(over: defaultOptionsStorage.queries))
     }
     d.defaulted = true
-    d.identity = OptionsIdentity()
+    d.identity = identity ? OptionsIdentity() : nil
     if d.queryHash == nil {
       d.keyHashed = d.queryKeyHashFn == nil
       d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d)

@@ -34,20 +34,22 @@ public final class Query: @unchecked Sendable {
   /// Set once the query is infinite (TanStack's sticky `queryType`).
   var queryType: String?
 
-  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
+  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
     self.engine = cache.engine
     self.cache = cache
     self.queryKey = queryKey
     self.queryHash = queryHash
     self.defaultOptionsBox = defaultOptions.map(QueryOptionsBox.init)
-    self.optionsStorage = options
-    self.stateStorage = QueryState()
-    self.initialState = QueryState()
-    // TanStack sets options before the query has a state, so no initial-data write happens here.
-    applyOptions(options)
+    // TanStack sets options before the query has a state, so no initial-data write happens here
+    // (`applyOptions`, with the options built once in place).
+    let isInfinite = options.isInfinite
+    self.optionsStorage = Query.merge(options, defaults: defaultOptions)
+    if isInfinite { queryType = "infinite" }
     // TanStack's `getDefaultState(this.options)`: the options merged with the key's defaults.
-    initialState = Query.defaultState(optionsStorage, now: engine.now)
-    stateStorage = state ?? initialState
+    let initial = Query.defaultState(optionsStorage, now: engine.now)
+    self.initialState = initial
+    self.stateStorage = state ?? initial
+    updateGcTime(optionsStorage.gcTime)
     scheduleGc()
   }
 
@@ -63,16 +65,18 @@ public final class Query: @unchecked Sendable {
   public var observers: [QueryObserver] { engine.lock.sync { observersStorage } }
 
   private func applyOptions(_ options: QueryOptions?) {
-    var merged = options ?? QueryOptions()
-    if let defaultOptions {
-      merged = merged.merged(over: defaultOptions)
-    } else {
-      // No key defaults: what merging over empty options changes.
-      merged.identity = nil
-    }
-    optionsStorage = merged
+    optionsStorage = Query.merge(options ?? QueryOptions(), defaults: defaultOptions)
     if options?.isInfinite == true { queryType = "infinite" }
-    updateGcTime(merged.gcTime)
+    updateGcTime(optionsStorage.gcTime)
+  }
+
+  /// `options` over the key's defaults (TanStack's `{...this.#defaultOptions, ...options}`).
+  private static func merge(_ options: consuming QueryOptions, defaults: QueryOptions?) -> QueryOptions {
+    if let defaults { return options.merged(over: defaults) }
+    // No key defaults: what merging over empty options changes.
+    var merged = options
+    merged.identity = nil
+    return merged
   }
 
   func setOptions(_ options: QueryOptions?) {

@@ -1,22 +1,27 @@
 import Foundation
+import Synchronization
 
 /// Tells a query function that its fetch was cancelled (the `AbortSignal` TanStack passes).
 public final class AbortSignal: @unchecked Sendable {
-  // Safe: `aborted` and `handlers` are guarded by `lock`.
-  private let lock = NSLock()
-  private var aborted = false
-  private var handlers: [@Sendable () -> Void] = []
+  // Safe: the flag and handlers are inside `guarded` (a `Mutex`, stored inline: an `NSLock`
+  // cost two more allocations per fetch).
+  private struct Guarded {
+    var aborted = false
+    var handlers: [@Sendable () -> Void] = []
+  }
+
+  private let guarded = Mutex(Guarded())
 
   init() {}
 
   /// Whether the fetch was cancelled.
-  public var isAborted: Bool { lock.withLock { aborted } }
+  public var isAborted: Bool { guarded.withLock { $0.aborted } }
 
   /// Calls `handler` when the fetch is cancelled (at once if it already was).
   public func onAbort(_ handler: @escaping @Sendable () -> Void) {
-    let now = lock.withLock { () -> Bool in
-      if aborted { return true }
-      handlers.append(handler)
+    let now = guarded.withLock { g -> Bool in
+      if g.aborted { return true }
+      g.handlers.append(handler)
       return false
     }
     if now { handler() }
@@ -24,11 +29,11 @@ public final class AbortSignal: @unchecked Sendable {
 
   /// Marks the signal aborted at once; its handlers run after the engine transaction.
   func abort(via engineLock: EngineLock) {
-    let list: [@Sendable () -> Void] = lock.withLock {
-      guard !aborted else { return [] }
-      aborted = true
-      defer { handlers = [] }
-      return handlers
+    let list: [@Sendable () -> Void] = guarded.withLock { g in
+      guard !g.aborted else { return [] }
+      g.aborted = true
+      defer { g.handlers = [] }
+      return g.handlers
     }
     if list.isEmpty { return }
     engineLock.record(.plumbing) { list.forEach { $0() } }

@@ -21,18 +21,18 @@ struct TimerQueue<Due: Comparable, Payload> {
   }
 
   private var heap: [Node] = []
-  private var live: [UInt64: Payload] = [:]
+  private var live: [TimerNumber: Payload] = [:]
 
   /// The number of live (not removed, not popped) timers.
   var count: Int { live.count }
 
   /// Whether a live timer has this creation number.
-  func contains(_ id: UInt64) -> Bool { live[id] != nil }
+  func contains(_ id: UInt64) -> Bool { live[TimerNumber(id)] != nil }
 
   /// Adds a timer. `id` must not be live; a timer re-inserted with its old id (a repeating
   /// interval) keeps its place among timers of equal due time.
   mutating func insert(id: UInt64, due: Due, _ payload: Payload) {
-    live[id] = payload
+    live[TimerNumber(id)] = payload
     heap.append(Node(due: due, id: id))
     siftUp(heap.count - 1)
   }
@@ -40,9 +40,20 @@ struct TimerQueue<Due: Comparable, Payload> {
   /// Removes a live timer and returns its payload; unknown ids return `nil`.
   @discardableResult
   mutating func remove(_ id: UInt64) -> Payload? {
-    guard let payload = live.removeValue(forKey: id) else { return nil }
+    guard let payload = live.removeValue(forKey: TimerNumber(id)) else { return nil }
     if heap.count > 64 && heap.count > 2 * live.count { compact() }
     return payload
+  }
+
+  /// Removes every listed timer (unknown ids are ignored) and compacts the heap at most once,
+  /// at the end (removing one by one compacts at every halving).
+  mutating func remove<S: Sequence<UInt64>>(all ids: S) {
+    for id in ids { live.removeValue(forKey: TimerNumber(id)) }
+    if live.isEmpty {
+      heap.removeAll(keepingCapacity: true)
+    } else if heap.count > 64 && heap.count > 2 * live.count {
+      compact()
+    }
   }
 
   /// The earliest live timer's due time.
@@ -56,14 +67,14 @@ struct TimerQueue<Due: Comparable, Payload> {
     dropDeadTop()
     guard let top = heap.first, !(time < top.due) else { return nil }
     removeTop()
-    guard let payload = live.removeValue(forKey: top.id) else { return nil }
+    guard let payload = live.removeValue(forKey: TimerNumber(top.id)) else { return nil }
     return (top.id, top.due, payload)
   }
 
   // MARK: Heap
 
   private mutating func dropDeadTop() {
-    while let top = heap.first, live[top.id] == nil { removeTop() }
+    while let top = heap.first, live[TimerNumber(top.id)] == nil { removeTop() }
   }
 
   private mutating func removeTop() {
@@ -76,7 +87,7 @@ struct TimerQueue<Due: Comparable, Payload> {
 
   /// Rebuilds the heap from the live timers (Floyd's O(n) heapify).
   private mutating func compact() {
-    heap.removeAll { live[$0.id] == nil }
+    heap.removeAll { live[TimerNumber($0.id)] == nil }
     var i = heap.count / 2
     while i > 0 {
       i -= 1

@@ -39,7 +39,9 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   private let lock = NSLock()
   private var current: Double
   private var timers = TimerQueue<Double, Timer>()
-  private var jobs: [Job] = []
+  /// Queued jobs from `jobHead` on; a job's slot is emptied when it is taken, so what it holds
+  /// is released as soon as it has run, not when the whole queue has drained.
+  private var jobs: [Job?] = []
   private var jobHead = 0
   private var nextID: UInt64 = 0
   private var inTimerPhase = false
@@ -76,6 +78,11 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   /// Cancels a pending timer (O(1) amortized, whatever the number of timers).
   public func clearTimeout(_ id: TimerID) {
     lock.withLock { _ = timers.remove(id.rawValue) }
+  }
+
+  /// Cancels many timers under one lock (``clearTimeout(_:)`` for each).
+  func clearTimeouts(_ ids: [TimerID]) {
+    lock.withLock { timers.remove(all: ids.lazy.map(\.rawValue)) }
   }
 
   /// Queues a job; it runs when the scheduler drains.
@@ -120,6 +127,7 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
         return nil
       }
       let job = jobs[jobHead]
+      jobs[jobHead] = nil
       jobHead += 1
       return job
     }

@@ -135,6 +135,14 @@ final class EngineLock: @unchecked Sendable {
   /// Whether the calling thread is inside a transaction of this lock.
   var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == currentThreadID() }
 
+  /// Whether plumbing the calling thread creates now (a job, a timer) lands exactly where
+  /// recording it would: outside a transaction, or inside one that has recorded nothing yet
+  /// (every effect recorded later runs after it either way).
+  var canActNow: Bool {
+    guard isHeldByCurrentThread else { return true }
+    return outbox.isEmpty
+  }
+
   /// Records `effect` to run after the outermost `sync` returns; outside a transaction it runs
   /// at once. Listener effects keep commit order across threads (see the type's comment);
   /// plumbing (jobs, timers, query-function starts) runs on the committing thread.

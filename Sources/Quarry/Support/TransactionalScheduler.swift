@@ -7,18 +7,34 @@ import Foundation
 /// the jobs and timers a transaction creates must be created then too, in the order recorded:
 /// equal due times fire in creation order, and a query function's first `sleep` must be created
 /// between the timers that TanStack creates before and after calling it.
+///
+/// When nothing is recorded yet (outside a transaction, or before its first effect), creating a
+/// job or timer at once puts it exactly where recording it would, so it is created at once: the
+/// common case (a new query's gc timer) then costs the base scheduler's timer and nothing more.
+/// Engine ids tell the two kinds apart by their lowest bit: even ids are the base timer's own id
+/// (shifted left by one), odd ids are numbers of this scheduler's table (recorded timers).
 final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
-  // Safe: `base` and `lock` are immutable; `timers` and `nextID` are guarded by `timersLock`.
+  // Safe: `base`, `lock` and `directIDs` are immutable; `timers` and `nextID` are guarded by
+  // `timersLock`.
   let base: any QueryScheduler
   private let lock: EngineLock
+  /// Whether the base scheduler numbers its timers from 1 upwards (the package's schedulers),
+  /// so its ids fit in 63 bits and can be handed out directly.
+  private let directIDs: Bool
   private let timersLock = NSLock()
   private var nextID: UInt64 = 0
-  /// Live timers by engine id: the base timer, or `nil` while its creation is still recorded.
-  private var timers: [UInt64: TimerID?] = [:]
+  /// Live recorded timers by engine number: the base timer, or `nil` while its creation is
+  /// still recorded.
+  private var timers: [TimerNumber: TimerID?] = [:]
+
+  /// The base scheduler when it is a ``VirtualScheduler`` (it cancels many timers at once).
+  private let virtualBase: VirtualScheduler?
 
   init(base: any QueryScheduler, lock: EngineLock) {
     self.base = base
     self.lock = lock
+    self.directIDs = base is any SequentialTimerIDs
+    self.virtualBase = base as? VirtualScheduler
   }
 
   func now() -> Double { base.now() }
@@ -26,15 +42,16 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   var taskExecutor: (any TaskExecutor)? { base.taskExecutor }
 
   func enqueue(_ job: @escaping @Sendable () -> Void) {
-    if lock.isHeldByCurrentThread {
-      lock.record(.plumbing) { [base] in base.enqueue(job) }
-    } else {
+    if lock.canActNow {
       base.enqueue(job)
+    } else {
+      lock.record(.plumbing) { [base] in base.enqueue(job) }
     }
   }
 
   func setTimeout(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
-    schedule { [base] id in
+    if directIDs && lock.canActNow { return direct(base.setTimeout(delay, body)) }
+    return schedule { [base] id in
       base.setTimeout(delay) { [weak self] in
         self?.fired(id)
         body()
@@ -43,34 +60,65 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   }
 
   func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
-    schedule { [base] _ in base.setInterval(interval, body) }
+    if directIDs && lock.canActNow { return direct(base.setInterval(interval, body)) }
+    return schedule { [base] _ in base.setInterval(interval, body) }
   }
 
   func clearTimeout(_ id: TimerID) {
-    let baseID: TimerID?? = timersLock.withLock { timers.removeValue(forKey: id.rawValue) }
+    if id.rawValue & 1 == 0 {
+      base.clearTimeout(TimerID(rawValue: id.rawValue >> 1))
+      return
+    }
+    let baseID: TimerID?? = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id.rawValue >> 1)) }
     if case .some(.some(let baseID)) = baseID { base.clearTimeout(baseID) }
   }
 
-  /// Allocates an engine id and creates the base timer now, or when the transaction ends.
+  /// ``clearTimeout(_:)`` for each of `ids`; a virtual base scheduler cancels the timers created
+  /// at once under one lock (`clear()` cancels every query's gc timer).
+  func clearTimeouts(_ ids: [TimerID]) {
+    guard let virtualBase else {
+      for id in ids { clearTimeout(id) }
+      return
+    }
+    var direct: [TimerID] = []
+    direct.reserveCapacity(ids.count)
+    for id in ids {
+      if id.rawValue & 1 == 0 { direct.append(TimerID(rawValue: id.rawValue >> 1)) } else { clearTimeout(id) }
+    }
+    virtualBase.clearTimeouts(direct)
+  }
+
+  /// The engine id of a base timer created at once (even).
+  @inline(__always)
+  private func direct(_ baseID: TimerID) -> TimerID { TimerID(rawValue: baseID.rawValue << 1) }
+
+  /// Allocates an engine number and creates the base timer now, or when the transaction ends.
   private func schedule(_ create: @escaping @Sendable (UInt64) -> TimerID) -> TimerID {
     let id: UInt64 = timersLock.withLock {
       nextID += 1
-      timers[nextID] = .some(nil)
+      timers[TimerNumber(nextID)] = .some(nil)
       return nextID
     }
     let start: @Sendable () -> Void = { [weak self] in
       guard let self else { return }
       self.timersLock.withLock {
         // Cleared before its creation ran: never create it.
-        guard self.timers[id] != nil else { return }
-        self.timers[id] = .some(create(id))
+        guard self.timers[TimerNumber(id)] != nil else { return }
+        self.timers[TimerNumber(id)] = .some(create(id))
       }
     }
     if lock.isHeldByCurrentThread { lock.record(.plumbing, start) } else { start() }
-    return TimerID(rawValue: id)
+    return TimerID(rawValue: id << 1 | 1)
   }
 
   private func fired(_ id: UInt64) {
-    _ = timersLock.withLock { timers.removeValue(forKey: id) }
+    _ = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id)) }
   }
 }
+
+/// A scheduler that numbers its timers 1, 2, 3, … (its ids fit in 63 bits), so the engine can
+/// hand its ids out directly (``TransactionalScheduler``).
+protocol SequentialTimerIDs {}
+
+extension VirtualScheduler: SequentialTimerIDs {}
+extension ClockScheduler: SequentialTimerIDs {}

@@ -1,0 +1,73 @@
+import Synchronization
+import Testing
+
+@testable import Quarry
+
+/// The engine's scheduler creates a timer at once when its transaction has recorded nothing
+/// yet, and records it otherwise; either way timers are created, fire and clear in the order a
+/// fully recorded transaction would give them.
+@Suite struct TransactionalSchedulerTests {
+  /// A lock and the engine scheduler over a virtual one.
+  private func make() -> (EngineLock, TransactionalScheduler, VirtualScheduler) {
+    let base = VirtualScheduler()
+    let lock = EngineLock()
+    return (lock, TransactionalScheduler(base: base, lock: lock), base)
+  }
+
+  @Test func aTimerBeforeAnyRecordedEffectExistsAtOnceAndOneAfterOnlyWhenTheTransactionEnds() {
+    let (lock, scheduler, base) = make()
+    lock.sync {
+      _ = scheduler.setTimeout(10) {}
+      #expect(base.pendingTimerCount == 1)  // created at once
+      lock.record(.plumbing) {}
+      _ = scheduler.setTimeout(10) {}
+      #expect(base.pendingTimerCount == 1)  // recorded
+    }
+    #expect(base.pendingTimerCount == 2)
+  }
+
+  @Test func timersOfEqualDueTimeFireInTheOrderTheTransactionCreatedThem() {
+    let (lock, scheduler, base) = make()
+    let fired = Mutex<[String]>([])
+    lock.sync {
+      _ = scheduler.setTimeout(5) { fired.withLock { $0.append("first") } }
+      // Stands for a query function started after the transaction, creating its own timer.
+      lock.record(.plumbing) { _ = base.setTimeout(5) { fired.withLock { $0.append("function's") } } }
+      _ = scheduler.setTimeout(5) { fired.withLock { $0.append("after the function") } }
+    }
+    base.advance(by: 5)
+    #expect(fired.withLock { $0 } == ["first", "function's", "after the function"])
+  }
+
+  @Test func bothKindsOfTimerCanBeCleared() {
+    let (lock, scheduler, base) = make()
+    let fired = Mutex(0)
+    let (direct, recorded, clearedBeforeCreation) = lock.sync {
+      let direct = scheduler.setTimeout(5) { fired.withLock { $0 += 1 } }
+      lock.record(.plumbing) {}
+      let recorded = scheduler.setTimeout(5) { fired.withLock { $0 += 1 } }
+      let never = scheduler.setTimeout(5) { fired.withLock { $0 += 1 } }
+      scheduler.clearTimeout(never)
+      return (direct, recorded, never)
+    }
+    #expect(direct.rawValue & 1 == 0 && recorded.rawValue & 1 == 1 && clearedBeforeCreation.rawValue & 1 == 1)
+    #expect(base.pendingTimerCount == 2)  // the one cleared before its creation never existed
+    scheduler.clearTimeout(direct)
+    scheduler.clearTimeout(recorded)
+    #expect(base.pendingTimerCount == 0)
+    base.advance(by: 10)
+    #expect(fired.withLock { $0 } == 0)
+  }
+
+  @Test func aJobBeforeAnyRecordedEffectRunsBeforeOneRecordedLater() {
+    let (lock, scheduler, base) = make()
+    let ran = Mutex<[Int]>([])
+    lock.sync {
+      scheduler.enqueue { ran.withLock { $0.append(1) } }
+      lock.record(.plumbing) { base.enqueue { ran.withLock { $0.append(2) } } }
+      scheduler.enqueue { ran.withLock { $0.append(3) } }
+    }
+    base.runUntilIdle()
+    #expect(ran.withLock { $0 } == [1, 2, 3])
+  }
+}
