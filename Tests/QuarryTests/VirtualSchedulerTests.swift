@@ -73,6 +73,42 @@ import Testing
     #expect(log.entries == ["woke at 50"])
     await task.value
   }
+
+  /// A task that starts awaiting a promise after the scheduler's last drain (it runs on its own
+  /// thread, concurrently with the code driving the clock) still returns: a settled promise
+  /// resumes it at once. Before, the resume was a job queued after the last drain, so a
+  /// @MainActor test that advanced past a mutation's end just before its waiting task got there
+  /// waited forever (about one `swift test` in twenty). Bounded on the real clock to fail, not hang.
+  @Test func awaitingAPromiseThatSettledBeforeTheLastDrainNeedsNoMoreDrains() async {
+    let scheduler = VirtualScheduler()
+    let promise = Promise<Int>(scheduler: scheduler)
+    promise.resolve(7)
+    scheduler.runUntilIdle()
+    let log = Log()
+    let waiter = Task { log.append("got \(try await promise.value)") }
+    let returned = await eventually(within: 30) { !log.entries.isEmpty }
+    waiter.cancel()
+    #expect(returned)
+    #expect(log.entries == ["got 7"])
+  }
+
+  /// The same through the public API: `fetchQuery` of fresh cached data returns with no
+  /// `advance`, as TanStack's resolves on microtasks alone under fake timers.
+  @Test func fetchQueryOfFreshCachedDataReturnsWithoutAdvancing() async throws {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    client.setQueryData(["todos"], value: ["buy milk"])
+    let fetch = Task {
+      try await client.fetchQuery(["todos"], as: [String].self, staleTime: .milliseconds(.infinity)) { _ in ["refetched"] }
+    }
+    let log = Log()
+    let watcher = Task { log.append("\((try? await fetch.value) ?? [])") }
+    let returned = await eventually(within: 30) { !log.entries.isEmpty }
+    fetch.cancel()
+    _ = await watcher.value
+    #expect(returned)
+    #expect(log.entries == [#"["buy milk"]"#])
+  }
 }
 
 /// The heap-based `VirtualScheduler` fires exactly as the linear-scan reference below (its

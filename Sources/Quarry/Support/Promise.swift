@@ -64,7 +64,13 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
 
   /// Calls `callback` as a job once the promise settles.
   package func whenSettled(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) {
-    let settled: Result<T, any Error>? = lock.withLock { _ in
+    if let settled = settledOrWhenSettled(callback) { scheduler.enqueue { callback(settled) } }
+  }
+
+  /// The outcome if the promise has settled; else `nil`, and `callback` runs as a job once it
+  /// settles (checked and registered under one lock, so no settlement falls between).
+  private func settledOrWhenSettled(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) -> Result<T, any Error>? {
+    lock.withLock { _ in
       switch state {
       case .pending:
         callbacks.append(callback)
@@ -73,7 +79,6 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
       case .rejected(let e): return .failure(e)
       }
     }
-    if let settled { scheduler.enqueue { callback(settled) } }
   }
 
   /// JavaScript's `then(onFulfilled, onRejected)`: a new promise settled by whichever runs.
@@ -127,13 +132,20 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
 
   /// Waits for the promise to settle. Cancelling the waiting task throws `CancellationError`
   /// at once; the promise itself (a fetch other callers may share) goes on.
+  ///
+  /// A promise that has already settled resumes the waiter at once, not in a scheduler job: the
+  /// waiting task may get here after the scheduler's last drain (it registers on whatever
+  /// thread runs it, concurrently with the code that drives a `VirtualScheduler`), and a job
+  /// queued then would wait for a drain that may never come.
   package var value: T {
     get async throws {
       let waiter = PromiseWaiter<T>()
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
           waiter.install(continuation)
-          whenSettled { waiter.resume(with: $0) }
+          if let settled = settledOrWhenSettled({ waiter.resume(with: $0) }) {
+            waiter.resume(with: settled)
+          }
         }
       } onCancel: {
         waiter.resume(with: .failure(CancellationError()))
