@@ -8,9 +8,10 @@
 //
 // Node built-ins only. query-core is loaded from $TANSTACK_QUERY_CORE (a module path)
 // or else `@tanstack/query-core` resolved from this directory's node_modules.
-// The harness itself is in harness/, one module per concern, each named after the Swift
-// runner's file it mirrors (the table in README.md, "Layout").
+// The harness is one module per Swift twin, in the folders of Sources/QuarryScenarios
+// (CommandLine/, Runner/, Model/, Decoder/, Interpreter/), plus Scheduling/VirtualClock.mjs and
+// TanStack/Environment.mjs (the table in README.md, "Layout").
 
-import { main } from './harness/runner.mjs'
+import { main } from './Runner/Runner.mjs'
 
 await main()

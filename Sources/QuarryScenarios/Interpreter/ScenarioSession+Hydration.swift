@@ -2,7 +2,7 @@ import Quarry
 
 /// Steps of hydration: `dehydrate` writes the snapshot's JSON (what a persister stores) and keeps
 /// the snapshot under its handle; `hydrate` restores a literal snapshot or a kept one.
-/// Node twin: Conformance/tanstack/harness/hydration.mjs.
+/// Node twin: Conformance/tanstack/Interpreter/ScenarioSession+Hydration.mjs.
 extension ScenarioSession {
   /// Performs a hydration step; `false` when `step` is not one.
   func performHydration(_ step: Step, _ a: ArgumentReader) throws -> Bool {

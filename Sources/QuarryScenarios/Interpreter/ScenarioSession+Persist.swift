@@ -10,7 +10,7 @@ final class PersistSession {
 }
 
 /// Steps of persistence: `setStorage`, `persistClient`, `unpersist` (Specs/README.md
-/// "Persistence"). Node twin: Conformance/tanstack/harness/persist.mjs.
+/// "Persistence"). Node twin: Conformance/tanstack/Interpreter/ScenarioSession+Persist.mjs.
 extension ScenarioSession {
   func scenarioStorage() -> TracingStorage {
     if let storage = persist.storage { return storage }

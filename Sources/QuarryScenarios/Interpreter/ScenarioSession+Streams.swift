@@ -2,7 +2,7 @@ import Quarry
 
 /// Scripted streams (`streams` in a fixture): `streamedQuery` query functions whose stream
 /// function returns the scripted chunks as an `AsyncSequence` driven by the virtual scheduler.
-/// Node twin: `Conformance/tanstack/harness/streams.mjs`.
+/// Node twin: `Conformance/tanstack/Interpreter/ScenarioSession+Streams.mjs`.
 extension ScenarioSession {
   /// The `streamedQuery` function of stream `name`, made once.
   func streamFunction(_ name: String) -> QueryFunction? {

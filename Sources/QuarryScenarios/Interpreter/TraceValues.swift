@@ -121,7 +121,7 @@ enum TraceValues {
      ("isFetchNextPageError", f.isFetchNextPageError), ("isFetchPreviousPageError", f.isFetchPreviousPageError)]
   }
 
-  /// JSON text for messages; `undefined` for `nil` (and for `.undefined`, as the node harness's `show` (harness/trace.mjs)).
+  /// JSON text for messages; `undefined` for `nil` (and for `.undefined`, as the node harness's `show` (Interpreter/TraceValues.mjs)).
   static func show(_ value: JSONValue?) -> String {
     guard let value, !value.isUndefined else { return "undefined" }
     return value.canonicalJSON

@@ -3,31 +3,9 @@
 // and the steps `setStorage`, `persistClient`, `unpersist`.
 // Swift twin: Interpreter/ScenarioSession+Persist.swift.
 
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { fail, expectObject, isInt } from './fixture.mjs'
-import { decodeDehydrateOptions } from './hydration.mjs'
-
-// TanStack's persisters (query-persist-client-core, query-async-storage-persister 5.102.0): from
-// node_modules, or TANSTACK_QUERY_PERSIST, an ES module of both whose @tanstack/query-core import
-// is the very module TANSTACK_QUERY_CORE names (one timeoutManager). Loaded when present.
-let persistLib
-async function importPersist() {
-  const override = process.env.TANSTACK_QUERY_PERSIST
-  try {
-    if (override) return await import(pathToFileURL(path.resolve(override)).href)
-    const core = await import('@tanstack/query-persist-client-core')
-    const storage = await import('@tanstack/query-async-storage-persister')
-    return { ...core, ...storage }
-  } catch {
-    return undefined
-  }
-}
-
-// Loads the persisters once per process (run before any scenario).
-export async function loadPersist() {
-  persistLib = await importPersist()
-}
+import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
+import { decodeDehydrateOptions } from './ScenarioSession+Hydration.mjs'
+import { harness } from '../TanStack/Environment.mjs'
 
 // The scenario's storage: one map shared by every client (it outlives a `newClient`), with
 // TanStack's storage-full rule (keys and values count, in characters). Writes are traced.
@@ -68,8 +46,8 @@ export function decodePersisterOption(v, p, run) {
   if ('maxAge' in v && !(typeof v.maxAge === 'number' && v.maxAge >= 0)) fail(`${p}.maxAge`, 'expected a number ≥ 0')
   if ('buster' in v && typeof v.buster !== 'string') fail(`${p}.buster`, 'expected a string')
   return (queryFn, context, query) => {
-    if (!persistLib) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
-    return persistLib.experimental_createQueryPersister({ storage: scenarioStorage(run), ...v }).persisterFn(queryFn, context, query)
+    if (!harness.persist) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
+    return harness.persist.experimental_createQueryPersister({ storage: scenarioStorage(run), ...v }).persisterFn(queryFn, context, query)
   }
 }
 
@@ -96,13 +74,13 @@ export function decodePersistStep(run, s) {
   if ('retry' in a && a.retry !== 'removeOldestQuery') fail(`${p}.retry`, 'expected "removeOldestQuery"')
   const dehydrateOptions = 'dehydrateOptions' in a ? decodeDehydrateOptions(a.dehydrateOptions, `${p}.dehydrateOptions`) : undefined
   return () => {
-    if (!persistLib) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
-    const persister = persistLib.createAsyncStoragePersister({
+    if (!harness.persist) throw new Error('the persister packages are not loaded: npm install in Conformance/tanstack, or set TANSTACK_QUERY_PERSIST')
+    const persister = harness.persist.createAsyncStoragePersister({
       storage: scenarioStorage(run),
       ...('throttleTime' in a && { throttleTime: a.throttleTime }),
-      ...('retry' in a && { retry: persistLib.removeOldestQuery }),
+      ...('retry' in a && { retry: harness.persist.removeOldestQuery }),
     })
-    const [unsubscribe, restored] = persistLib.persistQueryClient({
+    const [unsubscribe, restored] = harness.persist.persistQueryClient({
       queryClient: run.client,
       persister,
       ...('maxAge' in a && { maxAge: a.maxAge }),

@@ -2,13 +2,13 @@
 // recipes (`wrap`, `mutationStateIs`; `pluck` is also a transform).
 // Swift twin: Interpreter/ScenarioSession+Hydration.swift, Decoder/OperationSpec+Hydration.swift.
 
-import { fail, expectObject, isInt } from './fixture.mjs'
-import { decodeData, deepEqual, isRecipe, MUTATION_STATE_FIELDS, mutationStateOf } from './values.mjs'
-import { decodeRecipe } from './recipes.mjs'
-import { decodeQueryOptions } from './options.mjs'
-import { decodeMutationOptions } from './mutations.mjs'
+import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
+import { decodeData, isRecipe } from '../Decoder/FixtureValidator+Values.mjs'
+import { decodeQueryOptions, decodeRecipe } from './OptionsDecoder.mjs'
+import { decodeMutationOptions } from './ScenarioSession+Mutations.mjs'
+import { deepEqual, MUTATION_STATE_FIELDS, mutationStateOf } from './TraceValues.mjs'
 
-// A recipe of hydration (recipes.mjs's decodeRecipe hands these over).
+// A recipe of hydration (OptionsDecoder.mjs's decodeRecipe hands these over).
 export function decodeHydrationRecipe(name, v, jpath, params, need) {
   if (name === 'wrap') {
     params(['key'])

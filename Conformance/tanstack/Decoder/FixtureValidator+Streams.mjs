@@ -1,18 +1,10 @@
-// Streams: `streams` in a fixture, each a query function made by `streamedQuery` whose stream
-// function returns an async generator of scripted chunks (Specs/README.md, "Scripted streams").
-// Swift twin: Decoder/FixtureValidator+Streams.swift, Interpreter/ScenarioSession+Streams.swift.
+// Checking a fixture's `streams` (Specs/README.md, "Scripted streams").
+// Swift twin: Decoder/FixtureValidator+Streams.swift.
 
-import { fail, expectObject, isInt } from './fixture.mjs'
-import { decodeData, ScriptError } from './values.mjs'
-
-const STREAM_MEMBERS = ['refetchMode', 'reducer', 'initialValue', 'outcomes']
-const STREAM_OUTCOME_MEMBERS = ['chunks', 'readSignal', 'times']
-const CHUNK_MEMBERS = ['after', 'value', 'throw']
-const STREAM_REDUCERS = {
-  sum: (acc, chunk) => acc + chunk,
-  concat: (acc, chunk) => acc + chunk,
-  latest: (_acc, chunk) => chunk,
-}
+import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
+import { decodeData } from './FixtureValidator+Values.mjs'
+import { CHUNK_MEMBERS, STREAM_MEMBERS, STREAM_OUTCOME_MEMBERS } from './FixtureVocabulary+Streams.mjs'
+import { STREAM_REDUCERS } from '../Interpreter/ScenarioSession+Streams.mjs'
 
 export function validateStreams(fx) {
   expectObject(fx.streams, 'streams', null, 'an object of scripted streams')
@@ -51,46 +43,5 @@ export function validateStreams(fx) {
         fail(`${op}.times`, 'expected a positive integer or "forever"')
       }
     })
-  }
-}
-
-// Registers each stream as a script (so `queryFn` and the `calls` check find it by name).
-export function addStreams(run) {
-  for (const [name, stream] of Object.entries(run.fx.streams ?? {})) {
-    const outcomes = stream.outcomes
-    const script = { name, outcomes, cursor: 0, used: 0, calls: 0 }
-    const streamFn = (context) => {
-      script.calls++
-      run.emit({ ev: 'call', fn: name, n: script.calls, key: run.lib.hashKey(context.queryKey) })
-      while (script.cursor < outcomes.length) {
-        const times = outcomes[script.cursor].times ?? 1
-        if (times === 'forever' || script.used < times) break
-        script.cursor++
-        script.used = 0
-      }
-      if (script.cursor >= outcomes.length) {
-        const message = `script exhausted: ${name}`
-        run.failures.push(`${message} (call ${script.calls} at t=${run.now})`)
-        throw new Error(message)
-      }
-      const o = outcomes[script.cursor]
-      script.used++
-      if (o.readSignal) void context.signal
-      return (async function* chunks() {
-        for (const c of o.chunks) {
-          if (c.after !== undefined) await new Promise((resolve) => run.clock.add(resolve, c.after, false))
-          if ('throw' in c) throw new ScriptError(c.throw)
-          yield decodeData(c.value, 'value') // a fresh copy per chunk
-        }
-      })()
-    }
-    const params = { streamFn }
-    if (stream.refetchMode !== undefined) params.refetchMode = stream.refetchMode
-    if (stream.reducer !== undefined) {
-      params.reducer = STREAM_REDUCERS[stream.reducer.$fn]
-      params.initialValue = decodeData(stream.initialValue, 'initialValue')
-    }
-    script.fn = run.lib.experimental_streamedQuery(params)
-    run.scripts.set(name, script)
   }
 }

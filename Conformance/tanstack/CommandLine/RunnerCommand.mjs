@@ -1,6 +1,6 @@
 // The command line: `node Conformance/tanstack/run.mjs Specs/ [--filter PATTERN] [--json FILE]
-// [--trace-dir DIR] [--record DIR] [--compare DIR]`, and `--filter`'s globs.
-// Swift twin: CommandLine/RunnerCommand.swift, Runner/GlobPattern.swift.
+// [--trace-dir DIR] [--record DIR] [--compare DIR]`.
+// Swift twin: CommandLine/RunnerCommand.swift, Runner/RunnerOptions.swift.
 
 export function usage(message) {
   if (message) process.stderr.write(`run.mjs: ${message}\n`)
@@ -10,7 +10,6 @@ export function usage(message) {
   )
   process.exit(1)
 }
-
 
 export function parseArgs(argv) {
   const opts = { specs: undefined, filters: [], json: undefined, traceDirs: [], compare: undefined }
@@ -31,19 +30,4 @@ export function parseArgs(argv) {
   }
   if (opts.specs === undefined) usage('missing the Specs directory')
   return opts
-}
-
-// `--filter` (repeatable): an ID, or a glob over IDs with `*` and `?`; none means every ID.
-export function filterMatcher(patterns) {
-  if (patterns.length === 0) return () => true
-  const rxs = patterns.map((pattern) => {
-    let re = ''
-    for (const c of pattern) {
-      if (c === '*') re += '.*'
-      else if (c === '?') re += '.'
-      else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    }
-    return new RegExp(`^${re}$`)
-  })
-  return (id) => rxs.some((rx) => rx.test(id))
 }

@@ -1,37 +1,30 @@
-// Fixture values and trace values: plain data with `$undefined`, the recipe and `$undefined`
-// markers, and what the trace writes for query states, observer results and mutation states.
-// Swift twin: Interpreter/TraceValues.swift, Decoder/FixtureValidator+Values.swift.
+// What the trace writes: canonical JSON (the byte-for-byte form both runners write), `show` for
+// messages, deep equality as the trace writes values, and the fields written for query states,
+// observer results and mutation states.
+// Swift twin: Interpreter/TraceValues.swift (canonical JSON: `JSONValue.canonicalJSON`).
 
-import { fail, isObj } from './fixture.mjs'
-import { show } from './trace.mjs'
-
-// The error a scripted function rejects with (`throw` outcomes).
-export class ScriptError extends Error {}
-
-// Plain data: `{"$undefined":true}` anywhere stands for undefined; recipes are not allowed.
-export function decodeData(v, jpath) {
-  if (Array.isArray(v)) return v.map((x, i) => decodeData(x, `${jpath}[${i}]`))
-  if (isObj(v)) {
-    if ('$undefined' in v) {
-      if (v.$undefined !== true || Object.keys(v).length !== 1) fail(jpath, 'expected exactly {"$undefined": true}')
-      return undefined
-    }
-    if ('$fn' in v) fail(jpath, 'a recipe ($fn) is not allowed here; expected plain data')
-    const out = {}
-    for (const k of Object.keys(v)) out[k] = decodeData(v[k], `${jpath}.${k}`)
-    return out
+// Canonical JSON: keys sorted (JS default sort), JSON.stringify escaping,
+// undefined members omitted, Errors written as their message.
+export function canon(v) {
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined
+  if (v === null) return 'null'
+  if (typeof v === 'boolean') return v ? 'true' : 'false'
+  if (typeof v === 'number') return JSON.stringify(v)
+  if (typeof v === 'string') return JSON.stringify(v)
+  if (typeof v === 'bigint') throw new Error('cannot write a bigint')
+  if (v instanceof Error) return JSON.stringify(v.message)
+  if (Array.isArray(v)) return `[${v.map((x) => canon(x) ?? 'null').join(',')}]`
+  const parts = []
+  for (const k of Object.keys(v).sort()) {
+    const s = canon(v[k])
+    if (s !== undefined) parts.push(`${JSON.stringify(k)}:${s}`)
   }
-  return v
+  return `{${parts.join(',')}}`
 }
 
-export function isUndefinedMarker(v) {
-  return isObj(v) && Object.keys(v).length === 1 && v.$undefined === true
-}
+export const show = (v) => (v === undefined ? 'undefined' : canon(v))
 
-export function isRecipe(v) {
-  return isObj(v) && '$fn' in v
-}
-
+// Equal as the trace writes them.
 export function deepEqual(a, b) {
   return show(a) === show(b)
 }

@@ -1,37 +1,13 @@
-// Fixture errors and the top level of a fixture: format, ID, title, client, functions.
-// A FixtureError names the JSON path and what was expected (an ERROR, not a FAIL).
-// Swift twin: Decoder/JSONPath.swift, Decoder/FixtureValidator+Scenario.swift.
+// The checks of a fixture that come before any step is decoded: the top level (format, ID,
+// title, client, functions), the scripted callbacks, and the shape of a step (one operation
+// member, `at`, `as`). Each step's arguments are checked by the module that decodes it.
+// Swift twin: Decoder/FixtureValidator+Scenario.swift, Decoder/FixtureValidator+Steps.swift.
 
-import { decodeData, isRecipe } from './values.mjs'
-import { validateCallbacks } from './mutations.mjs'
-import { validateStreams } from './streams.mjs'
-
-export class FixtureError extends Error {
-  constructor(jpath, expected) {
-    super(`${jpath}: ${expected}`)
-    this.jpath = jpath
-    this.expected = expected
-  }
-}
-export const fail = (jpath, expected) => {
-  throw new FixtureError(jpath, expected)
-}
-export const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
-export const isInt = (v) => typeof v === 'number' && Number.isInteger(v)
-export const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v)
-
-export function expectObject(v, jpath, allowed, what = 'an object') {
-  if (!isObj(v)) fail(jpath, `expected ${what}, found ${typeName(v)}`)
-  if (allowed) {
-    for (const k of Object.keys(v)) {
-      if (!allowed.includes(k)) fail(`${jpath}.${k}`, `unknown member; expected one of ${allowed.join(', ')}`)
-    }
-  }
-  return v
-}
-
-const TOP_MEMBERS = ['format', 'id', 'title', 'source', 'client', 'functions', 'callbacks', 'streams', 'steps']
-const OUTCOME_MEMBERS = ['after', 'return', 'throw', 'reject', 'throwSync', 'readSignal', 'onAbort', 'times']
+import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
+import { validateStreams } from './FixtureValidator+Streams.mjs'
+import { decodeData, isRecipe } from './FixtureValidator+Values.mjs'
+import { CALLBACK_OPS, OUTCOME_MEMBERS, TOP_MEMBERS } from './FixtureVocabulary.mjs'
+import { OPS } from './OperationSpec.mjs'
 
 export function validateTop(fx, fileId, area) {
   expectObject(fx, '$', TOP_MEMBERS, 'a fixture object')
@@ -86,4 +62,46 @@ export function validateTop(fx, fileId, area) {
   }
   if ('streams' in fx) validateStreams(fx)
   if (!Array.isArray(fx.steps)) fail('steps', 'expected an array of steps')
+}
+
+export function validateCallbacks(callbacks) {
+  expectObject(callbacks, 'callbacks', null, 'an object of scripted callbacks')
+  for (const [name, spec] of Object.entries(callbacks)) {
+    const p = `callbacks.${name}`
+    expectObject(spec, p, ['do', 'return', 'throw', 'async'], 'a scripted callback')
+    if ('return' in spec && 'throw' in spec) fail(p, 'expected at most one of "return" and "throw"')
+    if ('throw' in spec && typeof spec.throw !== 'string') fail(`${p}.throw`, 'expected an error message string')
+    if ('async' in spec && typeof spec.async !== 'boolean') fail(`${p}.async`, 'expected a boolean')
+    if ('do' in spec) {
+      if (!Array.isArray(spec.do)) fail(`${p}.do`, 'expected an array of operations')
+      spec.do.forEach((op, i) => {
+        const op_p = `${p}.do[${i}]`
+        expectObject(op, op_p, [...CALLBACK_OPS, 'await', 'as'], 'a callback operation')
+        const names = Object.keys(op).filter((k) => k !== 'await' && k !== 'as')
+        if (names.length !== 1) fail(op_p, `expected exactly one of ${CALLBACK_OPS.join(', ')}`)
+        if ('await' in op && typeof op.await !== 'boolean') fail(`${op_p}.await`, 'expected a boolean')
+        if ('as' in op && typeof op.as !== 'string') fail(`${op_p}.as`, 'expected a name')
+        expectObject(op[names[0]], `${op_p}.${names[0]}`)
+      })
+    }
+  }
+}
+
+// Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
+export function stepShape(step, i, prevAt) {
+  const p = `steps[${i}]`
+  expectObject(step, p, null, 'a step object')
+  const ops = Object.keys(step).filter((k) => k !== 'at' && k !== 'as')
+  for (const k of ops) if (!(k in OPS)) fail(`${p}.${k}`, `unknown operation; expected one of ${Object.keys(OPS).join(', ')}`)
+  if (ops.length !== 1) fail(p, `expected exactly one operation member, found ${ops.length}`)
+  const op = ops[0]
+  if ('at' in step) {
+    if (!isInt(step.at) || step.at < 0) fail(`${p}.at`, 'expected a non-negative integer (virtual ms)')
+    if (step.at < prevAt) fail(`${p}.at`, `expected at least ${prevAt} (the previous step's time)`)
+  }
+  if ('as' in step) {
+    if (typeof step.as !== 'string' || step.as.length === 0) fail(`${p}.as`, 'expected a handle name')
+    if (!OPS[op].record) fail(`${p}.as`, `${op} records nothing, so it takes no "as"`)
+  }
+  return { op, args: step[op], at: 'at' in step ? step.at : prevAt, as: step.as, path: `${p}.${op}` }
 }

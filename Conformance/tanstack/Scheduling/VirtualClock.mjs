@@ -1,8 +1,9 @@
-// The virtual clock (sinon's rules, see Specs/README.md "Virtual time"), TanStack's timers and
-// scheduler pointed at it, and advancing it step by step with real job drains in between.
-// Swift twin: Interpreter/Interpreter.swift and the engine's VirtualScheduler.
+// The virtual clock (sinon's rules, see Specs/README.md "Virtual time"), and advancing it step by
+// step with real job drains in between.
+// TanStack's timers are pointed at it by TanStack/Environment.mjs.
+// Swift twin: Sources/Quarry/Scheduling/VirtualScheduler.swift (the engine's virtual clock).
 
-import { errorText } from './trace.mjs'
+import { errorText } from '../Runner/TraceText.mjs'
 
 export const TIMER_CAP = 100_000
 
@@ -36,12 +37,6 @@ export class VirtualClock {
 
 export class TimerCapError extends Error {}
 
-// The clock TanStack's timers run on: the current scenario's.
-let currentClock = new VirtualClock()
-export function useClock(clock) {
-  currentClock = clock
-}
-
 const realSetImmediate = setImmediate
 // One real macrotask boundary: node drains every microtask (promise jobs, nextTick) first.
 export const drain = () => new Promise((resolve) => realSetImmediate(resolve))
@@ -68,16 +63,4 @@ export async function advanceTo(run, until) {
     clock.inTimerPhase = false
   }
   if (until > clock.now) clock.now = until
-}
-
-// Once per process: TanStack's timeouts and notify scheduler run on the virtual clock.
-export function installVirtualTimers(lib) {
-  lib.timeoutManager.setTimeoutProvider({
-    setTimeout: (cb, delay) => currentClock.add(cb, delay, false),
-    clearTimeout: (id) => currentClock.clear(id),
-    setInterval: (cb, delay) => currentClock.add(cb, delay, true),
-    clearInterval: (id) => currentClock.clear(id),
-  })
-  lib.notifyManager.setScheduler((cb) => currentClock.add(cb, 0, false))
-  lib.environmentManager.setIsServer(() => false)
 }

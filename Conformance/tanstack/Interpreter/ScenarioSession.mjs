@@ -1,28 +1,22 @@
 // One replay of one scenario: its clock, client, scripted functions, observers, handles and the
 // trace it writes; `validate` decodes every step once before anything runs, `replay` runs them.
+// `ScriptError` is what scripted functions and streams throw.
 // Swift twin: Interpreter/ScenarioSession.swift.
 
-import { expectObject, fail, FixtureError } from './fixture.mjs'
-import { decodeData, isRecipe, mutationStateOf, resultOf, ScriptError, stateOf } from './values.mjs'
-import { canon, errorText } from './trace.mjs'
-import { VirtualClock, advanceTo } from './clock.mjs'
-import { decodeQueryOptions } from './options.mjs'
-import { OPS, stepShape } from './operations.mjs'
-import { decodeStep } from './steps.mjs'
-import { decodeMutationCacheConfig, decodeMutationOptions } from './mutations.mjs'
-import { decodeDehydrateOptions, decodeHydrateOptions } from './hydration.mjs'
-import { addStreams } from './streams.mjs'
+import { fail, FixtureError } from '../Model/FixtureError.mjs'
+import { decodeData, isRecipe } from '../Decoder/FixtureValidator+Values.mjs'
+import { stepShape } from '../Decoder/FixtureValidator.mjs'
+import { OPS } from '../Decoder/OperationSpec.mjs'
+import { errorText } from '../Runner/TraceText.mjs'
+import { advanceTo, VirtualClock } from '../Scheduling/VirtualClock.mjs'
+import { decodeDefaultOptions } from './OptionsDecoder.mjs'
+import { decodeMutationCacheConfig } from './ScenarioSession+Mutations.mjs'
+import { decodeStep } from './ScenarioSession+Steps.mjs'
+import { addStreams } from './ScenarioSession+Streams.mjs'
+import { canon, mutationStateOf, resultOf, stateOf } from './TraceValues.mjs'
 
-// The client's `defaultOptions`: queries, mutations, dehydrate and hydrate.
-function decodeDefaultOptions(v, jpath, run) {
-  expectObject(v, jpath, ['queries', 'mutations', 'dehydrate', 'hydrate'])
-  const out = {}
-  if ('queries' in v) out.queries = decodeQueryOptions(v.queries, `${jpath}.queries`, run)
-  if ('mutations' in v) out.mutations = decodeMutationOptions(v.mutations, `${jpath}.mutations`, run)
-  if ('dehydrate' in v) out.dehydrate = decodeDehydrateOptions(v.dehydrate, `${jpath}.dehydrate`)
-  if ('hydrate' in v) out.hydrate = decodeHydrateOptions(v.hydrate, `${jpath}.hydrate`, run)
-  return out
-}
+// The error a scripted function rejects with (`throw` outcomes).
+export class ScriptError extends Error {}
 
 export class ScenarioSession {
   constructor(lib, fx, file) {

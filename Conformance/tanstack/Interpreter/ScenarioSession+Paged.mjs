@@ -3,12 +3,11 @@
 // Swift twin: Interpreter/ScenarioSession+Paged.swift, Decoder/OperationSpec+Paged.swift,
 // Decoder/FixtureValidator+Paged.swift.
 
-import { fail, expectObject } from './fixture.mjs'
-import { isRecipe, isUndefinedMarker, resultOf } from './values.mjs'
-import { canon } from './trace.mjs'
-import { decodeRecipe } from './recipes.mjs'
-import { decodeCallOptions, decodeQueryOptions } from './options.mjs'
-import { subscribeObserver } from './observers.mjs'
+import { expectObject, fail } from '../Model/FixtureError.mjs'
+import { isRecipe, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
+import { decodeCallOptions, decodeQueryOptions, decodeRecipe } from './OptionsDecoder.mjs'
+import { subscribeObserver } from './ScenarioSession+Steps.mjs'
+import { canon, resultOf } from './TraceValues.mjs'
 
 // A queries observer's options: `{combine}`; the combine recipe records its last output
 // under the observer's name so the trace can show it.

@@ -1,13 +1,15 @@
-// Mutations (Specs/README.md "Mutations"): options, filters, scripted callbacks and the mutation
-// operations (mutate, mutation observers, resumePausedMutations, the mutation cache's queries).
+// Mutations (Specs/README.md "Mutations"): options, filters, scripted callbacks (their shape is
+// checked in Decoder/FixtureValidator.mjs) and the mutation operations (mutate, mutation
+// observers, resumePausedMutations, the mutation cache's queries).
 // Swift twin: Interpreter/ScenarioSession+Mutations.swift.
 
-import { fail, expectObject, isObj } from './fixture.mjs'
-import { decodeData, isRecipe, isUndefinedMarker, mutationResultOf } from './values.mjs'
-import { QUERY_OPTIONS, decodeCallOptions, decodeFilters } from './options.mjs'
-import { subscribeObserver } from './observers.mjs'
+import { expectObject, fail, isObj } from '../Model/FixtureError.mjs'
+import { decodeData, isRecipe, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
+import { MUTATION_HOOKS, MUTATION_STATUSES } from '../Decoder/FixtureVocabulary.mjs'
+import { decodeCallOptions, decodeFilters, QUERY_OPTIONS } from './OptionsDecoder.mjs'
+import { subscribeObserver } from './ScenarioSession+Steps.mjs'
+import { mutationResultOf } from './TraceValues.mjs'
 
-const MUTATION_HOOKS = ['onMutate', 'onSuccess', 'onError', 'onSettled']
 const MUTATION_OPTIONS = {
   mutationKey: (v, p) => QUERY_OPTIONS.queryKey(v, p),
   retry: (v, p) => QUERY_OPTIONS.retry(v, p),
@@ -52,8 +54,6 @@ export function decodeMutationCacheConfig(v, jpath, run) {
   return out
 }
 
-const MUTATION_STATUSES = ['idle', 'pending', 'success', 'error']
-
 export function decodeMutationFilters(v, jpath) {
   if (v === undefined) return undefined
   expectObject(v, jpath, ['mutationKey', 'exact', 'status'], 'mutation filters (an object)')
@@ -90,8 +90,6 @@ function resolveRefs(v, env) {
   return v
 }
 
-const CALLBACK_OPS = ['cancelQueries', 'invalidateQueries', 'refetchQueries', 'getQueryData', 'setQueryData']
-
 // The arguments of each hook by position (TanStack's signatures), as the trace writes them.
 function hookArguments(hook, args) {
   const base = hook.replace(/^(cache|mutate)\./, '')
@@ -111,29 +109,6 @@ function hookArguments(hook, args) {
 }
 
 export class ScriptedCallbackError extends Error {}
-
-export function validateCallbacks(callbacks) {
-  expectObject(callbacks, 'callbacks', null, 'an object of scripted callbacks')
-  for (const [name, spec] of Object.entries(callbacks)) {
-    const p = `callbacks.${name}`
-    expectObject(spec, p, ['do', 'return', 'throw', 'async'], 'a scripted callback')
-    if ('return' in spec && 'throw' in spec) fail(p, 'expected at most one of "return" and "throw"')
-    if ('throw' in spec && typeof spec.throw !== 'string') fail(`${p}.throw`, 'expected an error message string')
-    if ('async' in spec && typeof spec.async !== 'boolean') fail(`${p}.async`, 'expected a boolean')
-    if ('do' in spec) {
-      if (!Array.isArray(spec.do)) fail(`${p}.do`, 'expected an array of operations')
-      spec.do.forEach((op, i) => {
-        const op_p = `${p}.do[${i}]`
-        expectObject(op, op_p, [...CALLBACK_OPS, 'await', 'as'], 'a callback operation')
-        const names = Object.keys(op).filter((k) => k !== 'await' && k !== 'as')
-        if (names.length !== 1) fail(op_p, `expected exactly one of ${CALLBACK_OPS.join(', ')}`)
-        if ('await' in op && typeof op.await !== 'boolean') fail(`${op_p}.await`, 'expected a boolean')
-        if ('as' in op && typeof op.as !== 'string') fail(`${op_p}.as`, 'expected a name')
-        expectObject(op[names[0]], `${op_p}.${names[0]}`)
-      })
-    }
-  }
-}
 
 // The scripted callback `name` bound to `hook`: writes a callback event, performs its
 // operations (awaiting those marked "await", as an async function does), returns or throws.

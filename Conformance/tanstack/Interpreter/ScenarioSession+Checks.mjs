@@ -2,13 +2,10 @@
 // step runs; a failing check is a FAIL with the step and the first difference.
 // Swift twin: Interpreter/ScenarioSession+Checks.swift, Decoder/FixtureValidator+Checks.swift.
 
-import { fail, expectObject, isInt } from './fixture.mjs'
-import {
-  decodeData, INFINITE_RESULT_FIELDS, MUTATION_RESULT_FIELDS, MUTATION_STATE_FIELDS, mutationResultOf,
-  mutationStateOf, RESULT_FIELDS, resultOf, STATE_FIELDS, stateOf,
-} from './values.mjs'
-import { canon, show } from './trace.mjs'
-import { OPS } from './operations.mjs'
+import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
+import { decodeData } from '../Decoder/FixtureValidator+Values.mjs'
+import { OPS } from '../Decoder/OperationSpec.mjs'
+import { canon, INFINITE_RESULT_FIELDS, MUTATION_RESULT_FIELDS, MUTATION_STATE_FIELDS, mutationResultOf, mutationStateOf, RESULT_FIELDS, resultOf, show, STATE_FIELDS, stateOf } from './TraceValues.mjs'
 
 export function decodeExpect(session, a, p, names) {
   const lib = session.lib

@@ -1,13 +1,11 @@
-// The operation table (what each step operation's `as` records, and which module decodes it)
-// and the shape of a step: one operation member, `at`, `as`.
-// Swift twin: Decoder/OperationSpec.swift (+Paged, +Hydration), Decoder/FixtureValidator+Steps.swift.
-// A new operation: a row here, then its case in the module its `place` names
-// (steps, paged, mutations, hydration, persist, checks), as in the Swift runner.
-
-import { fail, expectObject, isInt } from './fixture.mjs'
+// The operation table: what each step operation's `as` records, and which module decodes it.
+// Swift twin: Decoder/OperationSpec.swift (+Paged, +Hydration).
+// A new operation: a row here, then its case in the Interpreter/ScenarioSession+<place>.mjs its
+// `place` names (Steps, Paged, Mutations, Hydration, Persist, Checks), as in the Swift runner.
 
 // Operation table: `record` is what `as` records ("settle", "return" or null); `place` is the
-// module whose decoder turns the step into a thunk (steps.mjs dispatches on it).
+// module whose decoder turns the step into a thunk (decodeStep in ScenarioSession+Steps.mjs
+// dispatches on it).
 export const OPS = {
   fetchQuery: { record: 'settle', place: 'steps' },
   prefetchQuery: { record: 'settle', place: 'steps' },
@@ -66,23 +64,4 @@ export const OPS = {
   setStorage: { record: null, place: 'persist' },
   persistClient: { record: 'settle', place: 'persist' },
   unpersist: { record: null, place: 'persist' },
-}
-
-// Splits a step into {op, args, at, as}, checking the shape; `prevAt` enforces ordering.
-export function stepShape(step, i, prevAt) {
-  const p = `steps[${i}]`
-  expectObject(step, p, null, 'a step object')
-  const ops = Object.keys(step).filter((k) => k !== 'at' && k !== 'as')
-  for (const k of ops) if (!(k in OPS)) fail(`${p}.${k}`, `unknown operation; expected one of ${Object.keys(OPS).join(', ')}`)
-  if (ops.length !== 1) fail(p, `expected exactly one operation member, found ${ops.length}`)
-  const op = ops[0]
-  if ('at' in step) {
-    if (!isInt(step.at) || step.at < 0) fail(`${p}.at`, 'expected a non-negative integer (virtual ms)')
-    if (step.at < prevAt) fail(`${p}.at`, `expected at least ${prevAt} (the previous step's time)`)
-  }
-  if ('as' in step) {
-    if (typeof step.as !== 'string' || step.as.length === 0) fail(`${p}.as`, 'expected a handle name')
-    if (!OPS[op].record) fail(`${p}.as`, `${op} records nothing, so it takes no "as"`)
-  }
-  return { op, args: step[op], at: 'at' in step ? step.at : prevAt, as: step.as, path: `${p}.${op}` }
 }

@@ -1,21 +1,21 @@
 // Steps: decoding a step into a thunk that performs it, by the `place` its operation names in
-// operations.mjs, and the query-client and query-observer operations themselves (plus `tick`
-// and `subscribeCache`, whose inner steps are decoded the same way).
+// Decoder/OperationSpec.mjs, the query-client and query-observer operations themselves (plus
+// `tick` and `subscribeCache`, whose inner steps are decoded the same way), and observer
+// listeners (`subscribe`, `unsubscribeAfter`, `result` events).
 // Swift twin: Interpreter/ScenarioSession+Steps.swift, Interpreter/ArgumentReader.swift,
 // Decoder/FixtureValidator+Steps.swift.
 
-import { fail, expectObject, isInt } from './fixture.mjs'
-import { decodeData, isRecipe, isUndefinedMarker, mutationResultOf, resultOf, stateOf } from './values.mjs'
-import { errorText } from './trace.mjs'
-import { decodeRecipe } from './recipes.mjs'
-import { decodeCallOptions, decodeFilters, decodeQueryOptions } from './options.mjs'
-import { OPS } from './operations.mjs'
-import { dropListener, subscribeObserver } from './observers.mjs'
-import { decodeExpect } from './checks.mjs'
-import { decodeMutationStep, decodeMutationOptions } from './mutations.mjs'
-import { decodePagedStep } from './paged.mjs'
-import { decodeHydrationStep } from './hydration.mjs'
-import { decodePersistStep } from './persist.mjs'
+import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
+import { decodeData, isRecipe, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
+import { OPS } from '../Decoder/OperationSpec.mjs'
+import { errorText } from '../Runner/TraceText.mjs'
+import { decodeCallOptions, decodeFilters, decodeQueryOptions, decodeRecipe } from './OptionsDecoder.mjs'
+import { decodeExpect } from './ScenarioSession+Checks.mjs'
+import { decodeHydrationStep } from './ScenarioSession+Hydration.mjs'
+import { decodeMutationOptions, decodeMutationStep } from './ScenarioSession+Mutations.mjs'
+import { decodePagedStep } from './ScenarioSession+Paged.mjs'
+import { decodePersistStep } from './ScenarioSession+Persist.mjs'
+import { mutationResultOf, resultOf, stateOf } from './TraceValues.mjs'
 
 // Decodes a step's arguments into a thunk that performs it; `names` tracks observers and
 // handles known at this point (validation) or is null (replay, where the session's maps are used).
@@ -303,4 +303,38 @@ export function decodeInner(session, a, p, at, names) {
     const sub = { op: ops[0], args: step[ops[0]], at, as: step.as, path: `${ip}.${ops[0]}` }
     return { sub, perform: decodeStep(session, sub, names) }
   })
+}
+
+// Subscribes a listener ('' is the observer's default one); with `unsubscribeAfter`, the listener
+// unsubscribes itself on that call (once `subscribe` has returned its function).
+export function subscribeObserver(session, name, entry, listener = '', unsubscribeAfter = undefined) {
+  let calls = 0
+  let installed = false
+  let requested = false
+  const unsubscribe = entry.observer.subscribe((result) => {
+    calls++
+    const written = (session.mutationObservers.has(name) ? mutationResultOf : resultOf)(result)
+    if (listener === '') {
+      entry.notifications++
+      entry.received.push(written)
+    }
+    const ev = { ev: 'result', observer: name, result: written }
+    if (entry.queries && session.lastCombined.has(name)) ev.combined = session.lastCombined.get(name)
+    if (listener !== '') ev.listener = listener
+    session.emit(ev)
+    if (calls === unsubscribeAfter) {
+      if (installed) dropListener(entry, listener)
+      else requested = true
+    }
+  })
+  entry.subs.set(listener, unsubscribe)
+  installed = true
+  if (requested) dropListener(entry, listener)
+}
+
+export function dropListener(entry, listener) {
+  const unsubscribe = entry.subs.get(listener)
+  if (!unsubscribe) return
+  entry.subs.delete(listener)
+  unsubscribe()
 }
