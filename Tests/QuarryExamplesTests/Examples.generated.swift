@@ -91,7 +91,7 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// README.md:133
+// README.md:134
 @MainActor @Sendable func example5() async throws {
   var addTodo = MutationOptions(mutationKey: ["addTodo"])
   addTodo.mutationFn = .typed { (title: String, _) in try await api.addTodo(title) }
@@ -108,7 +108,7 @@ import QuarryScenarios
   let todo = try await client.mutate("buy milk", as: Todo.self, options: addTodo)
 }
 
-// README.md:154
+// README.md:155
 @MainActor @Sendable func example6() async throws {
   let feed = InfiniteQueryObserver(client: client, options: .infinite(
     queryKey: ["feed"], as: [Int].self, initialPageParam: 0,
@@ -133,7 +133,7 @@ import QuarryScenarios
   stopDashboard()
 }
 
-// README.md:182
+// README.md:183
 @MainActor @Sendable func example7() async throws {
   var options = QueryOptions(queryKey: ["answer", 42])
   options.queryFn = .streamedQuery(initialValue: "", reducer: { text, token in text + token }) { _ in
@@ -146,14 +146,14 @@ import QuarryScenarios
   let unsubscribe = observer.subscribe { result in print(result.data ?? "", result.fetchStatus) }
 }
 
-// README.md:199
+// README.md:200
 @MainActor @Sendable func example8() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:316
+// README.md:317
 @MainActor @Sendable func example9() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
@@ -412,27 +412,34 @@ import QuarryScenarios
   client.setQueriesData(QueryFilters(queryKey: ["todos"])) { _ in shared }  // one object in every query
 }
 
-// Sources/Quarry/Query/QueryOptions.swift:6
+// Sources/Quarry/Query/DeepReleased.swift:12
 @MainActor @Sendable func example43() async throws {
+  struct Draft: Sendable {
+    @DeepReleased var document: JSONValue = .null  // released without recursion at any depth
+  }
+}
+
+// Sources/Quarry/Query/QueryOptions.swift:6
+@MainActor @Sendable func example44() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }
   options.staleTime = .value(.milliseconds(5_000))
 }
 
 // Sources/Quarry/Scheduling/ClockScheduler.swift:23
-@MainActor @Sendable func example44() async throws {
+@MainActor @Sendable func example45() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }
 
 // Sources/Quarry/Scheduling/QueryScheduler.swift:7
-@MainActor @Sendable func example45() async throws {
+@MainActor @Sendable func example46() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   scheduler.advance(by: 1_000)
 }
 
 // Sources/Quarry/Scheduling/VirtualScheduler.swift:18
-@MainActor @Sendable func example46() async throws {
+@MainActor @Sendable func example47() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)
   var options = QueryOptions(queryKey: ["todos"])
@@ -443,7 +450,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:10
-@MainActor @Sendable func example47() async throws {
+@MainActor @Sendable func example48() async throws {
   var options = QueryOptions(queryKey: ["answer"])
   options.queryFn = .streamedQuery(initialValue: "", reducer: { $0 + $1 }) { _ in
     AsyncStream { continuation in
@@ -457,7 +464,7 @@ import QuarryScenarios
 }
 
 // Sources/Quarry/Streamed/QueryFnOption+Streamed.swift:43
-@MainActor @Sendable func example48() async throws {
+@MainActor @Sendable func example49() async throws {
   var options = QueryOptions(queryKey: ["numbers"])
   options.queryFn = .streamedQuery { _ in
     AsyncStream { continuation in
@@ -469,17 +476,17 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Client/QueryClient+Typed.swift:17
-@MainActor @Sendable func example49() async throws {
+@MainActor @Sendable func example50() async throws {
   let user = try await client.fetchQuery(FetchUser(), 42)
 }
 
 // Sources/QuarryApp/Client/QueryClient+Typed.swift:49
-@MainActor @Sendable func example50() async throws {
+@MainActor @Sendable func example51() async throws {
   try client.setQueryData(QueryCacheKey<FetchUser>(variables: 42)) { old in old ?? User(id: 42, name: "?") }
 }
 
 // Sources/QuarryApp/Functions/InfiniteQueryFunc.swift:4
-@MainActor @Sendable func example51() async throws {
+@MainActor @Sendable func example52() async throws {
   struct FetchTodoPages: InfiniteQueryFunc {
     let initialPageParam = 1
     func run(variables: QueryVoid, pageParam: Int) async throws -> [Todo] { try await api.todos() }
@@ -490,7 +497,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Functions/MutationFunc.swift:4
-@MainActor @Sendable func example52() async throws {
+@MainActor @Sendable func example53() async throws {
   struct CreateTodo: MutationFunc {
     struct Input: Sendable { let title: String }
     func run(variables: Input) async throws -> Todo { try await api.addTodo(variables.title) }
@@ -498,7 +505,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Functions/QueryFunc.swift:7
-@MainActor @Sendable func example53() async throws {
+@MainActor @Sendable func example54() async throws {
   struct FetchUser: QueryFunc {
     var options: QueryFuncOptions { QueryFuncOptions(staleTime: .seconds(30)) }
     func run(_ id: Int) async throws -> User { try await api.user(id) }
@@ -507,7 +514,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Functions/QueryVoid.swift:3
-@MainActor @Sendable func example54() async throws {
+@MainActor @Sendable func example55() async throws {
   struct FetchCurrentUser: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> User { try await api.user(1) }
   }
@@ -515,14 +522,14 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Keys/JSONValueEncoder.swift:6
-@MainActor @Sendable func example55() async throws {
+@MainActor @Sendable func example56() async throws {
   struct Filter: Encodable { var page: Int; var done: Bool }
   let value = try JSONValueEncoder.encode(Filter(page: 2, done: true))
   print(value)  // object(["done": bool(true), "page": number(2.0)])
 }
 
 // Sources/QuarryApp/Keys/QueryCacheKey.swift:21
-@MainActor @Sendable func example56() async throws {
+@MainActor @Sendable func example57() async throws {
   let one = QueryCacheKey<FetchUser>(variables: 42)
   print(one.queryKey)                    // ["QuarryExamplesTests.FetchUser",42]
   try await client.invalidateQueries(one)
@@ -530,7 +537,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/InfiniteQueryModel.swift:6
-@MainActor @Sendable func example57() async throws {
+@MainActor @Sendable func example58() async throws {
   struct FetchFeed: InfiniteQueryFunc {
     let initialPageParam = 0
     func run(variables: QueryVoid, pageParam: Int) async throws -> [Int] { try await api.feed(page: pageParam) }
@@ -545,7 +552,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/MutationModel.swift:11
-@MainActor @Sendable func example58() async throws {
+@MainActor @Sendable func example59() async throws {
   struct AddTodo: MutationFunc {
     func run(variables: String) async throws -> Todo { try await api.addTodo(variables) }
   }
@@ -560,7 +567,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/QueriesModel.swift:17
-@MainActor @Sendable func example59() async throws {
+@MainActor @Sendable func example60() async throws {
   struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
   struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
   let dashboard = QueriesModel(client: client, queries: [
@@ -571,7 +578,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/QueryModel.swift:9
-@MainActor @Sendable func example60() async throws {
+@MainActor @Sendable func example61() async throws {
   struct FetchTodos: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
   }
@@ -582,7 +589,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/QueryObserverModel.swift:14
-@MainActor @Sendable func example61() async throws {
+@MainActor @Sendable func example62() async throws {
   struct FetchTodos: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
   }
@@ -593,7 +600,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/QueryObserverOptions.swift:10
-@MainActor @Sendable func example62() async throws {
+@MainActor @Sendable func example63() async throws {
   struct FetchTodos: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
   }
@@ -607,7 +614,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/Models/RestoreGate.swift:13
-@MainActor @Sendable func example63() async throws {
+@MainActor @Sendable func example64() async throws {
   struct FetchTodos: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Todo] { try await api.todos() }
   }
@@ -620,19 +627,19 @@ import QuarryScenarios
 }
 
 // Sources/QuarryApp/State/InfiniteQueryState.swift:20
-@MainActor @Sendable func example64() async throws {
+@MainActor @Sendable func example65() async throws {
   let state: InfiniteQueryState<[Todo], Int> = .fetchingNextPage(InfiniteQueryData(pages: [[]], pageParams: [1]))
   if case .fetchingNextPage(let data) = state { print(data.pages.count) }  // 1
 }
 
 // Sources/QuarryApp/State/MutationViewState.swift:4
-@MainActor @Sendable func example65() async throws {
+@MainActor @Sendable func example66() async throws {
   let state: MutationViewState<Todo> = .pending
   if case .pending = state { print("saving") }
 }
 
 // Sources/QuarryApp/State/QueryViewState.swift:8
-@MainActor @Sendable func example66() async throws {
+@MainActor @Sendable func example67() async throws {
   let state: QueryViewState<User> = .success(User(id: 1, name: "Ada"))
   switch state {
   case .stale, .fetching: print("loading")
@@ -642,7 +649,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Bridge/LiveQueryController+QueryClient.swift:22
-@MainActor @Sendable func example67() async throws {
+@MainActor @Sendable func example68() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -658,7 +665,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController+Updates.swift:31
-@MainActor @Sendable func example68() async throws {
+@MainActor @Sendable func example69() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records }
@@ -672,7 +679,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Controller/LiveQueryController.swift:7
-@MainActor @Sendable func example69() async throws {
+@MainActor @Sendable func example70() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct NotesByText: LiveDescriptor {
     var ascending: Bool
@@ -692,13 +699,13 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Diff/LiveDiff.swift:9
-@MainActor @Sendable func example70() async throws {
+@MainActor @Sendable func example71() async throws {
   let diff = LiveDiff.between(old: [1, 2, 3, 4], new: [4, 1, 3, 5], id: { $0 })
   print(diff)  // rows(removed: [1], inserted: [3], moved: [3 → 0], updated: [])
 }
 
 // Sources/QuarryLive/SQLite/SQLiteStore.swift:20
-@MainActor @Sendable func example71() async throws {
+@MainActor @Sendable func example72() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     var entities: Set<String>? { ["notes"] }
@@ -715,7 +722,7 @@ import QuarryScenarios
 }
 
 // Sources/QuarryLive/Store/InMemoryStore.swift:10
-@MainActor @Sendable func example72() async throws {
+@MainActor @Sendable func example73() async throws {
   struct Note: Identifiable, Equatable, Sendable { var id: Int; var text: String }
   struct AllNotes: LiveDescriptor {
     func fetch(_ snapshot: InMemoryStore<Note>.Snapshot) -> [Note] { snapshot.records.sorted { $0.id < $1.id } }
@@ -729,13 +736,13 @@ import QuarryScenarios
 }
 
 // Sources/QuarryPersist/PersistedTypes.swift:9
-@MainActor @Sendable func example73() async throws {
+@MainActor @Sendable func example74() async throws {
   var types = PersistedTypes()
   types.register([Todo].self, for: ["todos"])   // ["todos"] and every key it prefixes
 }
 
 // Sources/QuarryPersist/QueryClientPersistence.swift:8
-@MainActor @Sendable func example74() async throws {
+@MainActor @Sendable func example75() async throws {
   let client = QueryClient()
   let persistence = persistQueryClient(client, PersistQueryClientOptions(
     persister: StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)))
@@ -743,48 +750,48 @@ import QuarryScenarios
 }
 
 // Sources/QuarryPersist/QueryPersister.swift:60
-@MainActor @Sendable func example75() async throws {
+@MainActor @Sendable func example76() async throws {
   let persister = QueryPersister(storage: try FileStorage(directory: cachesDirectory))
   var todos = QueryOptions(queryKey: ["todos"])
   todos.queryFn = persister.queryFn(.fn { _ in try await api.todos() })
 }
 
 // Sources/QuarryPersist/RemoveOldestQuery.swift:7
-@MainActor @Sendable func example76() async throws {
+@MainActor @Sendable func example77() async throws {
   let storage = InMemoryStorage(quota: 5_000_000)   // like a browser's localStorage
   let persister = StoragePersister(storage: storage, scheduler: client.scheduler, retry: removeOldestQuery)
 }
 
 // Sources/QuarryPersist/StoragePersister.swift:9
-@MainActor @Sendable func example77() async throws {
+@MainActor @Sendable func example78() async throws {
   let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
 }
 
 // Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:7
-@MainActor @Sendable func example78() async throws {
+@MainActor @Sendable func example79() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }
 
 // Sources/QuarryScenarios/JSON/JSONParser.swift:7
-@MainActor @Sendable func example79() async throws {
+@MainActor @Sendable func example80() async throws {
   let value = try JSONParser.parse(#"{"a": [1, true]}"#)
 }
 
 // Sources/QuarryScenarios/Report/HTMLReport.swift:9
-@MainActor @Sendable func example80() async throws {
+@MainActor @Sendable func example81() async throws {
   let page = HTMLReport(evaluations: [], specification: "Specs", compareDirectory: nil)
   print(page.html.hasPrefix("<!DOCTYPE html>"))  // true
 }
 
 // Sources/QuarryScenarios/Runner/Runner.swift:7
-@MainActor @Sendable func example81() async throws {
+@MainActor @Sendable func example82() async throws {
   let report = try Runner(options: RunnerOptions(directory: "Specs")).run()
   print(report.text, terminator: "")
 }
 
 // Sources/QuarrySwiftUI/InfiniteQuery.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example82() async throws {
+@MainActor @Sendable func example83() async throws {
   struct Item: Identifiable, Sendable { let id: Int }
   struct FetchItems: InfiniteQueryFunc {
     let initialPageParam = 0
@@ -818,7 +825,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:8
 #if canImport(SwiftUI)
-@MainActor @Sendable func example83() async throws {
+@MainActor @Sendable func example84() async throws {
   struct FetchingBadge: View {
     @IsFetching private var fetching
 
@@ -831,7 +838,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/IsFetching.swift:36
 #if canImport(SwiftUI)
-@MainActor @Sendable func example84() async throws {
+@MainActor @Sendable func example85() async throws {
   struct SavingLabel: View {
     @IsMutating private var saving
 
@@ -844,7 +851,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Mutation.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example85() async throws {
+@MainActor @Sendable func example86() async throws {
   struct Note: Sendable { let title: String }
   struct CreateNote: MutationFunc {
     func run(variables: String) async throws -> Note { Note(title: variables) }
@@ -870,7 +877,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/PersistQueryClient.swift:17
 #if canImport(SwiftUI)
-@MainActor @Sendable func example86() async throws {
+@MainActor @Sendable func example87() async throws {
   struct Note: Codable, Sendable { let text: String }
   struct FetchNotes: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Note] { [Note(text: "hello")] }
@@ -906,7 +913,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Queries.swift:10
 #if canImport(SwiftUI)
-@MainActor @Sendable func example87() async throws {
+@MainActor @Sendable func example88() async throws {
   struct FetchName: QueryFunc { func run(_ id: Int) async throws -> String { "user \(id)" } }
   struct FetchCount: QueryFunc { func run(_ id: Int) async throws -> Int { id * 10 } }
   struct Dashboard: View {
@@ -925,7 +932,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/Query.swift:13
 #if canImport(SwiftUI)
-@MainActor @Sendable func example88() async throws {
+@MainActor @Sendable func example89() async throws {
   struct User: Sendable { let id: Int; let name: String }
   struct FetchUser: QueryFunc {
     func run(_ id: Int) async throws -> User { User(id: id, name: "user \(id)") }
@@ -950,7 +957,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/QueryClient+Environment.swift:56
 #if canImport(SwiftUI)
-@MainActor @Sendable func example89() async throws {
+@MainActor @Sendable func example90() async throws {
   struct RootView: View {
     @State private var client = QueryClient()
     var body: some View {
@@ -962,7 +969,7 @@ import QuarryScenarios
 
 // Sources/QuarrySwiftUI/QueryObserving.swift:22
 #if canImport(SwiftUI)
-@MainActor @Sendable func example90() async throws {
+@MainActor @Sendable func example91() async throws {
   struct Chore: Identifiable, Sendable { let id: Int; let title: String; let isDone: Bool }
   struct FetchChores: QueryFunc {
     func run(_ variables: QueryVoid) async throws -> [Chore] {

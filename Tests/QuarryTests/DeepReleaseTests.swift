@@ -177,6 +177,170 @@ import Testing
     again.clear()
   }
 
+  // MARK: values held outside keys and query data (each `@DeepReleased`)
+
+  /// Whether `value` is `data(leaf)` (a Boolean: a failure prints no deep value).
+  static func isData(_ value: (any Sendable)?, leaf: JSONValue = 1) -> Bool {
+    var expected = data(leaf)
+    let same = value as? JSONValue == expected
+    JSONValue.dismantle(&expected)
+    return same
+  }
+
+  /// Runs a mutation with deep `meta`, variables, context (from `onMutate`) and data and
+  /// returns whether its state held all three.
+  static func mutateDeeply(_ client: QueryClient, _ scheduler: VirtualScheduler) -> Bool {
+    var options = MutationOptions(mutationKey: ["deep"])
+    options.meta = data(4)
+    options.mutationFn = .typed { (variables: JSONValue, _) in isData(variables) ? data(2) : JSONValue.null }
+    options.onMutate = MutationCallback { _ in data(3) }
+    _ = client.mutatePromise(options, variables: data())
+    scheduler.advance(by: 0)
+    guard let state = client.mutationCache.getAll().first?.state else { return false }
+    let meta = isData(client.mutationCache.getAll().first?.meta, leaf: 4)
+    return meta && state.status == .success && isData(state.variables) && isData(state.data, leaf: 2) && isData(state.context, leaf: 3)
+  }
+
+  @Test func aMutationsDeepVariablesDataContextAndMetaAreReleasedWhenItIsCollected() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let held = Self.mutateDeeply(client, scheduler)
+    #expect(held)
+    scheduler.advance(by: 5 * 60 * 1000)  // the default gcTime: the mutation is removed
+    #expect(client.mutationCache.getAll().isEmpty)
+  }
+
+  @Test func clearingTheMutationCacheReleasesDeepMutations() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let held = Self.mutateDeeply(client, scheduler)
+    #expect(held)
+    client.mutationCache.clear()
+    #expect(client.mutationCache.getAll().isEmpty)
+  }
+
+  @Test func aQuerysDeepMetaAndInitialPageParamAreReleasedWithIt() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["infinite"])
+    options.meta = Self.data(2)
+    options.initialPageParam = Self.data()
+    options.getNextPageParam = PageParamFunction { _, _, _, _ in nil }
+    options.queryFn = .fn { context in Self.isData(context.pageParam) && Self.isData(context.meta, leaf: 2) }
+    _ = client.fetchInfiniteQueryPromise(options)
+    options = QueryOptions(queryKey: ["infinite"])
+    scheduler.advance(by: 0)
+    let page = InfiniteData(client.getQueryData(["infinite"]))?.pages.first as? Bool
+    #expect(page == true)
+    client.clear()  // the query, its options (meta, initialPageParam) and its page params go
+    #expect(client.queryCache.getAll().isEmpty)
+  }
+
+  @Test func aQueryFetchedWithDeepMetaIsReleasedWhenCollected() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["meta"])
+    options.meta = Self.data()
+    options.gcTime = 10
+    options.queryFn = .fn { context in Self.isData(context.meta) }
+    _ = client.fetchQueryPromise(options)
+    options.meta = nil
+    scheduler.advance(by: 0)
+    #expect(client.getQueryData(["meta"]) as? Bool == true)
+    scheduler.advance(by: 10)
+    #expect(client.queryCache.getAll().isEmpty)
+  }
+
+  @Test func aDehydratedAndHydratedDeepMutationIsReleasedEverywhere() throws {
+    let scheduler = VirtualScheduler()
+    let source = QueryClient(scheduler: scheduler)
+    let target = QueryClient(scheduler: VirtualScheduler())
+    let again = QueryClient(scheduler: VirtualScheduler())
+    let held = Self.mutateDeeply(source, scheduler)
+    #expect(held)
+    do {
+      let state = dehydrate(source, options: DehydrateOptions(shouldDehydrateMutation: { _ in true }))
+      hydrate(target, state)
+      var json = try state.json()
+      try hydrate(again, json: json)
+      JSONValue.dismantle(&json)
+    }
+    source.mutationCache.clear()
+    let hydrated = [target, again].allSatisfy { client in
+      client.mutationCache.getAll().first.map { Self.isData($0.state.variables) && Self.isData($0.meta, leaf: 4) } ?? false
+    }
+    #expect(hydrated)
+    target.mutationCache.clear()
+    again.mutationCache.clear()
+  }
+
+  @Test func aHydratedQueryWithADeepErrorAndFetchMetaIsReleased() throws {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var state = QueryState()
+    state.status = .error
+    state.error = DehydratedError(json: Self.data())
+    state.fetchMeta = Self.data(2)
+    hydrate(client, DehydratedState(queries: [DehydratedQuery(queryHash: #"["failed"]"#, queryKey: ["failed"], state: state, meta: Self.data(3))]))
+    state = QueryState()
+    let error = client.getQueryState(["failed"])?.error as? DehydratedError
+    let held = Self.isData(error?.json) && Self.isData(client.queryCache.getAll().first?.state.fetchMeta, leaf: 2)
+    #expect(held)
+    client.clear()
+    #expect(client.queryCache.getAll().isEmpty)
+  }
+
+  @Test func deepStreamedChunksAreReleasedWithTheirQuery() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["stream"])
+    options.queryFn = .streamedQuery { _ in
+      AsyncStream<JSONValue> { continuation in
+        continuation.yield(Self.data())
+        continuation.yield(Self.data(2))
+        continuation.finish()
+      }
+    }
+    _ = client.fetchQueryPromise(options)
+    scheduler.advance(by: 0)
+    let held = Self.holdsChunks(client)
+    #expect(held)
+    client.clear()
+    #expect(client.queryCache.getAll().isEmpty)
+  }
+
+  /// Whether the streamed query holds both deep chunks (the copy read here goes first).
+  static func holdsChunks(_ client: QueryClient) -> Bool {
+    guard let chunks = client.getQueryData(["stream"]) as? [JSONValue] else { return false }
+    return chunks.count == 2 && isData(chunks[0]) && isData(chunks[1], leaf: 2)
+  }
+
+  /// `Codable` (snapshots, persisted queries and keys) cannot write 100,000 levels: it throws
+  /// an error naming the limit instead of overflowing the stack.
+  @Test func codableThrowsForValuesTooDeepToEncode() throws {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    _ = client.setQueryData(["deep"], value: Self.data())
+    let state = dehydrate(client)
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(state) }
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(state.queries[0].state) }
+    let key = Self.key("key")
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(key.jsonValue) }
+    let shallow = try JSONEncoder().encode(DeepValueTests.deep(JSONValue.codableDepthLimit - 1))
+    #expect(try JSONDecoder().decode(JSONValue.self, from: shallow) == DeepValueTests.deep(JSONValue.codableDepthLimit - 1))
+    client.clear()
+  }
+
+  @Test func aDeepReleasedPropertyGivesItsValueBack() {
+    struct Holder { @DeepReleased var value: JSONValue? = nil }
+    var holder = Holder()
+    holder.value = Self.data()
+    let deep = Self.isData(holder.value)
+    holder.value = [1, "a"]
+    #expect(deep)
+    #expect(holder.value == [1, "a"])
+    holder = Holder()
+    #expect(holder.value == nil)
+  }
+
   /// Everything above on one thread with a 512 KiB stack, as a Dispatch worker has on Darwin.
   @Test func aThreadWithASmallStackStoresAndReleasesDeepValues() async {
     let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -214,9 +378,11 @@ import Testing
     _ = client!.setQueryData(key, value: data())
     QueryKey.dismantle(&key)
     weak let query = client!.queryCache.getAll().first
+    let mutated = mutateDeeply(client!, scheduler)
+    client!.mutationCache.clear()
     client = nil
     scheduler.advance(by: 5 * 60 * 1000)
-    return stored && removed && query == nil
+    return stored && removed && mutated && query == nil
   }
 }
 

@@ -45,6 +45,23 @@ public final class QueryCache: @unchecked Sendable {
     self.config = config
   }
 
+  /// The cache (its client) is gone: its queries' gc timers are cancelled. Each timer holds its
+  /// query, which holds the scheduler, so a pending one kept the scheduler and the queries alive
+  /// until it fired (never, for a dropped `VirtualScheduler`). Firing, it would only have found
+  /// no cache (`optionalRemove`), so nothing observable changes.
+  deinit {
+    engine.lock.sync {
+      var gcTimers: [TimerID] = []
+      for case let query? in ordered {
+        if let id = query.gcTimeout {
+          gcTimers.append(id)
+          query.gcTimeout = nil
+        }
+      }
+      engine.scheduler.clearTimeouts(gcTimers)
+    }
+  }
+
   /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
   ///
   /// `keySlot`, when given, is `options.queryKey` already hashed for the key table (a caller

@@ -42,7 +42,7 @@ public struct DehydratedQuery: Sendable {
   /// Whether the query was pending with a fetch promise (`"promise":{}` in JSON).
   public var hasPromise: Bool
   /// The query's `meta`, when truthy.
-  public var meta: JSONValue?
+  @DeepReleased public var meta: JSONValue? = nil
   /// `"infinite"` for an infinite query.
   public var queryType: String?
   /// When it was dehydrated, in ms; `nil` in snapshots from before TanStack recorded it.
@@ -67,7 +67,7 @@ public struct DehydratedMutation: Sendable {
   /// The mutation's full state.
   public var state: MutationState
   /// The mutation's `meta`, when truthy.
-  public var meta: JSONValue?
+  @DeepReleased public var meta: JSONValue? = nil
   /// The mutation's scope, when set.
   public var scope: MutationScope?
 

@@ -75,7 +75,7 @@ public enum HydrationError: Error, Sendable, Equatable, CustomStringConvertible 
 /// `JSON.stringify` writes one).
 public struct DehydratedError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The error's JSON.
-  public var json: JSONValue
+  @DeepReleased public var json: JSONValue
   /// Creates one.
   public init(json: JSONValue) { self.json = json }
   /// The JSON string's text, or the JSON.

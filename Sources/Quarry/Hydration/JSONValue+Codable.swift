@@ -2,10 +2,24 @@ import Foundation
 
 /// `JSONValue` reads and writes itself as plain JSON: `undefined` is written as `null` in an
 /// array and left out of an object, as `JSON.stringify` does.
+///
+/// `Codable` recurses once per level (in `JSONEncoder` and `JSONDecoder` too), so a value is
+/// read or written at most ``codableDepthLimit`` levels deep: a deeper one throws an
+/// `EncodingError`/`DecodingError` saying so, instead of overflowing the stack. (`JSONDecoder`
+/// itself refuses input nested deeper than 512 levels.) Snapshots, persisted queries and
+/// persisted keys go through `Codable`, so the same limit applies to them.
 extension JSONValue: Codable {
+  /// How many arrays and objects deep `Codable` reads or writes a `JSONValue` (counting the
+  /// containers around it in the document): 512, as `JSONDecoder` reads.
+  public static let codableDepthLimit = 512
+
   /// Reads any JSON value.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
+    guard decoder.codingPath.count < Self.codableDepthLimit else {
+      throw DecodingError.dataCorrupted(.init(
+        codingPath: [], debugDescription: "JSON nested deeper than \(Self.codableDepthLimit) levels cannot be read as a JSONValue"))
+    }
     if container.decodeNil() {
       self = .null
     } else if let b = try? container.decode(Bool.self) {
@@ -23,6 +37,8 @@ extension JSONValue: Codable {
 
   /// Writes the value as JSON.
   public func encode(to encoder: any Encoder) throws {
+    if case .array = self, encoder.codingPath.count >= Self.codableDepthLimit { throw tooDeep() }
+    if case .object = self, encoder.codingPath.count >= Self.codableDepthLimit { throw tooDeep() }
     var container = encoder.singleValueContainer()
     switch self {
     case .null, .undefined: try container.encodeNil()
@@ -32,6 +48,12 @@ extension JSONValue: Codable {
     case .array(let a): try container.encode(a)
     case .object(let o): try container.encode(o.filter { !$0.value.isUndefined })
     }
+  }
+
+  private func tooDeep() -> EncodingError {
+    // Not `self` as the value: printing it would recurse as deeply.
+    EncodingError.invalidValue(JSONValue.null, .init(
+      codingPath: [], debugDescription: "a JSONValue nested deeper than \(Self.codableDepthLimit) levels cannot be written with Codable"))
   }
 }
 

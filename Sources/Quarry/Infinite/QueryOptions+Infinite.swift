@@ -5,7 +5,7 @@ public typealias PageParamFunction = FunctionBox<@Sendable (_ page: any Sendable
 /// The options only infinite queries read, stored in ``QueryOptions``; every member is optional
 /// and merges member by member, like the rest of the options.
 struct InfiniteOptionsStorage: Sendable {
-  var initialPageParam: JSONValue?
+  @DeepReleased var initialPageParam: JSONValue? = nil
   var getNextPageParam: PageParamFunction?
   var getPreviousPageParam: PageParamFunction?
   var maxPages: Int?

@@ -86,7 +86,7 @@ final class ExecuteRun: @unchecked Sendable {
   // Safe: used only under the owning engine's lock.
   let mutation: Mutation
   let retryer: Retryer
-  let variables: (any Sendable)?
+  @DeepReleased var variables: (any Sendable)?
   let functionContext: MutationFunctionContext
   let result: Promise<any Sendable>
 

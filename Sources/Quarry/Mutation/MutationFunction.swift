@@ -4,7 +4,7 @@ public struct MutationFunctionContext: Sendable {
   /// The client running the mutation (weak: `nil` once the client was released).
   public weak var client: QueryClient?
   /// The mutation's `meta`.
-  public let meta: JSONValue?
+  @DeepReleased public private(set) var meta: JSONValue?
   /// The mutation's key, if it has one.
   public let mutationKey: QueryKey?
 }

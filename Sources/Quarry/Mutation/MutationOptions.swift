@@ -35,7 +35,7 @@ public struct MutationOptions: Sendable {
   /// Mutations of one scope run one at a time.
   public var scope: MutationScope?
   /// Application metadata.
-  public var meta: JSONValue?
+  @DeepReleased public var meta: JSONValue? = nil
 
   var defaulted = false
 

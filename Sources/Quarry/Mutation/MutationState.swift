@@ -13,9 +13,9 @@ public enum MutationStatus: String, Sendable, Equatable {
 /// A snapshot of a mutation's state (TanStack's `MutationState`).
 public struct MutationState: Sendable {
   /// What `onMutate` returned (TanStack's `context`, the `onMutateResult`).
-  public var context: (any Sendable)?
+  @DeepReleased public var context: (any Sendable)? = nil
   /// What the mutation function returned, once successful.
-  public var data: (any Sendable)?
+  @DeepReleased public var data: (any Sendable)? = nil
   /// The error, once failed.
   public var error: (any Error)?
   /// Failed attempts (the final failure included once in `error` state).
@@ -27,7 +27,7 @@ public struct MutationState: Sendable {
   /// The status.
   public var status: MutationStatus = .idle
   /// The variables it was run with.
-  public var variables: (any Sendable)?
+  @DeepReleased public var variables: (any Sendable)? = nil
   /// When it was submitted, in ms (0 when never).
   public var submittedAt: Double = 0
 

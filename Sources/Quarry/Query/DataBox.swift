@@ -34,29 +34,45 @@ public final class DataBox: @unchecked Sendable {
   }
 }
 
-/// Releases deep JSON in `value` without recursion (`JSONValue.release`): a `JSONValue`, or
-/// the pages and page parameters of `InfiniteData`. Anything else is left to Swift.
+/// Releases deep JSON in `value` without recursion (`JSONValue.release`): a `JSONValue`, a
+/// `[JSONValue]` (streamed chunks), the elements of `[any Sendable]`, or the pages and page
+/// parameters of `InfiniteData`. Anything else is left to Swift. Shared by every holder of deep
+/// values (``DataBox`` and so `DeepReleased`).
 private func releaseDeepJSON(_ value: inout any Sendable) {
   let type = type(of: value)
-  guard type == JSONValue.self || type == InfiniteData.self else { return }
-  var taken: any Sendable = ()
-  swap(&taken, &value)
   if type == JSONValue.self {
+    var taken: any Sendable = ()
+    swap(&taken, &value)
     var json = taken as! JSONValue
     taken = ()
     JSONValue.release(&json)
-  } else {
-    var data = taken as! InfiniteData
-    taken = ()
-    for index in data.pages.indices where Swift.type(of: data.pages[index]) == JSONValue.self {
-      var page = data.pages[index] as! JSONValue
-      data.pages[index] = ()
-      JSONValue.release(&page)
-    }
-    for index in data.pageParams.indices {
-      guard var param = data.pageParams[index] else { continue }
-      data.pageParams[index] = nil
-      JSONValue.release(&param)
+    return
+  }
+  guard type == InfiniteData.self || type == [JSONValue].self || type == [any Sendable].self else { return }
+  var pending: [any Sendable] = [()]
+  swap(&pending[0], &value)
+  while var next = pending.popLast() {
+    let type = Swift.type(of: next)
+    if type == JSONValue.self {
+      var json = next as! JSONValue
+      next = ()
+      JSONValue.release(&json)
+    } else if type == [JSONValue].self {
+      var json = JSONValue.array(next as! [JSONValue])
+      next = ()
+      JSONValue.release(&json)
+    } else if type == [any Sendable].self {
+      var items = next as! [any Sendable]
+      next = ()
+      pending.append(contentsOf: items)
+      items = []
+    } else if type == InfiniteData.self {
+      var data = next as! InfiniteData
+      next = ()
+      pending.append(contentsOf: data.pages)
+      data.pages = []
+      for param in data.pageParams { if let param { pending.append(param) } }
+      data.pageParams = []
     }
   }
 }

@@ -1,7 +1,7 @@
 /// Options for one fetch (TanStack's `FetchOptions`).
 struct FetchOptions {
   var cancelRefetch: Bool?
-  var meta: JSONValue?
+  @DeepReleased var meta: JSONValue? = nil
   var initialPromise: Promise<any Sendable>?
   var throwOnError: Bool?
 }

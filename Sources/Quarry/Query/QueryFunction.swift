@@ -45,9 +45,9 @@ public struct QueryFunctionContext: Sendable {
   /// The query's key.
   public let queryKey: QueryKey
   /// The query's `meta`.
-  public let meta: JSONValue?
+  @DeepReleased public private(set) var meta: JSONValue?
   /// The page parameter, for infinite queries.
-  public let pageParam: JSONValue?
+  @DeepReleased public private(set) var pageParam: JSONValue?
   /// The client whose query is fetching (TanStack's `client`). Weak: a running query function
   /// does not keep a released client alive (its fetch then settles with nobody to tell).
   public private(set) weak var client: QueryClient?

@@ -62,7 +62,7 @@ public struct QueryOptions: Sendable {
   /// Keep equal data's identity (default `true`).
   public var structuralSharing: StructuralSharingOption?
   /// Application metadata.
-  public var meta: JSONValue?
+  @DeepReleased public var meta: JSONValue? = nil
   /// Retry an errored query on mount (default `true`).
   public var retryOnMount: QueryBoolOption?
   /// Rethrow errors from observer fetches.

@@ -26,7 +26,7 @@ public struct QueryState: Sendable {
     set { fetchFailureReasonBox = newValue.map(ErrorBox.init) }
   }
   /// The `meta` the current fetch was started with.
-  public var fetchMeta: JSONValue?
+  @DeepReleased public var fetchMeta: JSONValue? = nil
   /// Whether the query was invalidated since its data was written.
   public var isInvalidated: Bool = false
   /// The data status.
