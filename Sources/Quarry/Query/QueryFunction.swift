@@ -4,7 +4,7 @@ import Synchronization
 /// Tells a query function that its fetch was cancelled (the `AbortSignal` TanStack passes).
 public final class AbortSignal: @unchecked Sendable {
   // Safe: the flag and handlers are inside `guarded` (a `Mutex`, stored inline: an `NSLock`
-  // cost two more allocations per fetch).
+  // cost two more allocations per fetch), only reached through `withGuarded`.
   private struct Guarded {
     var aborted = false
     var handlers: [@Sendable () -> Void] = []
@@ -14,12 +14,23 @@ public final class AbortSignal: @unchecked Sendable {
 
   init() {}
 
+  /// `guarded.withLock(body)`, with the lock's ordering told to the thread sanitizer
+  /// (Mutex+Sanitizer.swift).
+  @inline(__always)
+  private func withGuarded<R: Sendable>(_ body: (inout Guarded) -> R) -> R {
+    guarded.withLock { g in
+      sanitizerAcquire(self)
+      defer { sanitizerRelease(self) }
+      return body(&g)
+    }
+  }
+
   /// Whether the fetch was cancelled.
-  public var isAborted: Bool { guarded.withLock { $0.aborted } }
+  public var isAborted: Bool { withGuarded { $0.aborted } }
 
   /// Calls `handler` when the fetch is cancelled (at once if it already was).
   public func onAbort(_ handler: @escaping @Sendable () -> Void) {
-    let now = guarded.withLock { g -> Bool in
+    let now = withGuarded { g -> Bool in
       if g.aborted { return true }
       g.handlers.append(handler)
       return false
@@ -29,7 +40,7 @@ public final class AbortSignal: @unchecked Sendable {
 
   /// Marks the signal aborted at once; its handlers run after the engine transaction.
   func abort(via engineLock: EngineLock) {
-    let list: [@Sendable () -> Void] = guarded.withLock { g in
+    let list: [@Sendable () -> Void] = withGuarded { g in
       guard !g.aborted else { return [] }
       g.aborted = true
       defer { g.handlers = [] }

@@ -7,7 +7,9 @@ import Synchronization
 /// The engine chains these exactly where TanStack chains promises, so the order of events
 /// matches TanStack's; public APIs expose them as `async` through ``value``.
 package final class Promise<T: Sendable>: @unchecked Sendable {
-  // Safe: `state` and `callbacks` are guarded by `lock`; callbacks run outside it.
+  // Safe: `state` and `callbacks` are guarded by `lock`; callbacks run outside it. Every
+  // critical section calls `sanitizerAcquire`/`sanitizerRelease` (Mutex+Sanitizer.swift), so the
+  // thread sanitizer sees the lock's ordering on Linux too.
   enum State {
     case pending
     case fulfilled(T)
@@ -47,6 +49,8 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
 
   private func settle(_ result: Result<T, any Error>) {
     let pending: [@Sendable (Result<T, any Error>) -> Void]? = lock.withLock { _ in
+      sanitizerAcquire(self)
+      defer { sanitizerRelease(self) }
       guard case .pending = state else { return nil }
       switch result {
       case .success(let v): state = .fulfilled(v)
@@ -71,6 +75,8 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   /// settles (checked and registered under one lock, so no settlement falls between).
   private func settledOrWhenSettled(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) -> Result<T, any Error>? {
     lock.withLock { _ in
+      sanitizerAcquire(self)
+      defer { sanitizerRelease(self) }
       switch state {
       case .pending:
         callbacks.append(callback)
