@@ -74,6 +74,18 @@ public final class QueryCache: @unchecked Sendable {
     return query
   }
 
+  /// ``build(_:_:state:keySlot:)`` for a key hashed by `hashKey` (`queryHash`) whose defaulted
+  /// options, without key and hash, are `shared`: a new query shares the box.
+  func build(_ client: QueryClient, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>?) -> Query {
+    let hashSlot = Prehashed(CodeUnitString(queryHash))
+    if let query = byHash[hashSlot] { return query }
+    let query = Query(cache: self, queryKey: queryKey, queryHash: queryHash, sharing: shared, state: nil)
+    query.client = client
+    query.keyHashed = true
+    insert(query, hashSlot: hashSlot, keySlot: keySlot)
+    return query
+  }
+
   func add(_ query: Query) {
     let slot = Prehashed(CodeUnitString(query.queryHash))
     if byHash[slot] == nil { insert(query, hashSlot: slot, keySlot: nil) }

@@ -33,6 +33,10 @@ public final class QueryClient: @unchecked Sendable {
   private var defaultOptionsStorage: DefaultOptions {
     didSet { updateHashFollowsKey() }
   }
+  /// The defaulted options, without key and hash, of every query a keyed write builds while no
+  /// key has defaults and keys hash by `hashKey`: made once, shared by all those queries
+  /// (`Query.init(sharing:)`), dropped whenever the defaults change.
+  private var sharedWriteOptions: QueryOptionsBox?
   var mutationDefaults = KeyedDefaults<MutationOptions>()
   private var queryDefaults = KeyedDefaults<QueryOptions>() {
     didSet { updateHashFollowsKey() }
@@ -58,6 +62,7 @@ public final class QueryClient: @unchecked Sendable {
   }
 
   private func updateHashFollowsKey() {
+    sharedWriteOptions = nil
     func keeps(_ o: QueryOptions) -> Bool { o.queryHash == nil && o.queryKeyHashFn == nil }
     hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.entries.allSatisfy { keeps($0.options) }
     noQueryDefaults = queryDefaults.isEmpty && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
@@ -172,6 +177,10 @@ public final class QueryClient: @unchecked Sendable {
       let query: Query
       if let existing, revision == queryCache.revision {
         query = existing
+      } else if hashFollowsKey, queryDefaults.isEmpty {
+        // The options `defaultQueryOptions` builds for a bare key differ by key and hash only.
+        let shared = sharedWriteOptions ?? makeSharedWriteOptions()
+        query = queryCache.build(self, queryKey: queryKey, queryHash: knownHash ?? queryKey.queryHash, sharing: shared, keySlot: keySlot)
       } else {
         var options = QueryOptions(queryKey: queryKey)
         if hashFollowsKey {
@@ -183,6 +192,20 @@ public final class QueryClient: @unchecked Sendable {
       }
       return query.setData(data, updatedAt: updatedAt, manual: true).value
     }
+  }
+
+  /// `defaultQueryOptions` of a bare key's options, as `setQueryData` builds them, without the
+  /// key and hash; kept in `sharedWriteOptions`. The caller holds the engine lock.
+  private func makeSharedWriteOptions() -> QueryOptionsBox {
+    var options = QueryOptions(queryKey: [])
+    options.queryHash = ""
+    options.keyHashed = true
+    var defaulted = defaultQueryOptions(options, identity: false)
+    defaulted.queryKey = nil
+    defaulted.queryHash = nil
+    let box = QueryOptionsBox(defaulted)
+    sharedWriteOptions = box
+    return box
   }
 
   /// Writes `value` as `queryKey`'s data (TanStack's `setQueryData` with a value).
