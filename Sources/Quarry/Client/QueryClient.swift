@@ -229,7 +229,10 @@ public final class QueryClient: @unchecked Sendable {
   public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: (T?) throws -> T?) throws -> T? {
     try engine.lock.sync {
       let hash = queryHash(queryKey)
-      let old = try queryCache.lookup(hash)?.stateStorage.data(as: T.self, key: hash)
+      // The state copied out first: decoding may run user code (no access to the query's state is
+      // held meanwhile; see `Query`).
+      let state = queryCache.lookup(hash)?.stateStorage
+      let old = try state?.data(as: T.self, key: hash)
       guard let new = try updater(old) else { return nil }
       return setQueryData(queryKey, updatedAt: updatedAt) { _ in new } as? T
     }

@@ -294,47 +294,50 @@ public final class Query: @unchecked Sendable {
   // MARK: Dispatch
 
   func dispatch(_ action: QueryAction, data: DataBox? = nil, state replacement: QueryState? = nil) {
-    var state = stateStorage
-    switch action {
-    case .failed(let count, let error):
-      state.fetchFailureCount = count
-      state.fetchFailureReasonBox = ErrorBox(error)
-    case .pause:
-      state.fetchStatus = .paused
-    case .continue:
-      state.fetchStatus = .fetching
-    case .fetch(let meta):
-      Query.applyFetchState(&state, networkModeAllows: engine.canFetch(sharedOptions.networkMode))
-      state.fetchMeta = meta
-    case .success(let updatedAt, let manual):
-      state.dataBox = data
-      state.dataUpdatedAt = updatedAt ?? engine.now
-      state.error = nil
-      state.isInvalidated = false
-      state.status = .success
-      state.dataUpdateCount += 1
-      if !manual {
+    // The state changes in place (copying it out and back cost a copy and a destroy); nothing
+    // in `apply` reads or writes `stateStorage` itself.
+    func apply(_ state: inout QueryState) {
+      switch action {
+      case .failed(let count, let error):
+        state.fetchFailureCount = count
+        state.fetchFailureReasonBox = ErrorBox(error)
+      case .pause:
+        state.fetchStatus = .paused
+      case .continue:
+        state.fetchStatus = .fetching
+      case .fetch(let meta):
+        Query.applyFetchState(&state, networkModeAllows: engine.canFetch(sharedOptions.networkMode))
+        state.fetchMeta = meta
+      case .success(let updatedAt, let manual):
+        state.dataBox = data
+        state.dataUpdatedAt = updatedAt ?? engine.now
+        state.error = nil
+        state.isInvalidated = false
+        state.status = .success
+        state.dataUpdateCount += 1
+        if !manual {
+          state.fetchStatus = .idle
+          state.fetchFailureCount = 0
+          state.fetchFailureReason = nil
+        }
+        revertState = manual ? state : nil
+      case .error(let error):
+        let box = ErrorBox(error)  // a new Error object, as every TanStack failure is
+        state.errorBox = box
+        state.errorUpdateCount += 1
+        state.errorUpdatedAt = engine.now
+        state.fetchFailureCount += 1
+        state.fetchFailureReasonBox = box
         state.fetchStatus = .idle
-        state.fetchFailureCount = 0
-        state.fetchFailureReason = nil
+        state.status = .error
+        state.isInvalidated = true
+      case .invalidate:
+        state.isInvalidated = true
+      case .setState:
+        if let replacement { state = replacement }
       }
-      revertState = manual ? state : nil
-    case .error(let error):
-      let box = ErrorBox(error)  // a new Error object, as every TanStack failure is
-      state.errorBox = box
-      state.errorUpdateCount += 1
-      state.errorUpdatedAt = engine.now
-      state.fetchFailureCount += 1
-      state.fetchFailureReasonBox = box
-      state.fetchStatus = .idle
-      state.status = .error
-      state.isInvalidated = true
-    case .invalidate:
-      state.isInvalidated = true
-    case .setState:
-      if let replacement { state = replacement }
     }
-    stateStorage = state
+    apply(&stateStorage)
     for observer in observersStorage { observer.onQueryUpdate() }
     cache?.notify(.updated(self, action))
   }
