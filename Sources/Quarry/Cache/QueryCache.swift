@@ -45,9 +45,13 @@ public final class QueryCache: @unchecked Sendable {
   /// that a query it looked up is still the one in the cache.
   @exclusivity(unchecked) private(set) var revision = 0
 
+  /// This cache and its client, weakly, for the queries it builds (`Query.cache`, `Query.client`).
+  let link = QueryCacheLink()
+
   init(engine: Engine, config: Config) {
     self.engine = engine
     self.config = config
+    link.cache = self
   }
 
   /// Returns the query for `options`' key, creating it if needed (TanStack's `build`).
@@ -72,7 +76,6 @@ public final class QueryCache: @unchecked Sendable {
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options, identity: true),
       defaultOptions: client.queryDefaultsIfAny(queryKey), state: state)
-    query.client = client
     query.keyHashed = keyHashed
     // Building a query reads nothing of the cache, so the slot is still free.
     insert(query, hashSlot: hashSlot, keySlot: keySlot)
@@ -85,7 +88,6 @@ public final class QueryCache: @unchecked Sendable {
     let hashSlot = Prehashed(CodeUnitString(queryHash))
     if let query = byHash[hashSlot] { return query }
     let query = Query(cache: self, queryKey: queryKey, queryHash: queryHash, sharing: shared, state: nil)
-    query.client = client
     query.keyHashed = true
     insert(query, hashSlot: hashSlot, keySlot: keySlot)
     return query

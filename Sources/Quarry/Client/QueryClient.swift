@@ -58,6 +58,7 @@ public final class QueryClient: @unchecked Sendable {
     self.mutationCache = MutationCache(engine: engine, config: mutationCacheConfig)
     self.defaultOptionsStorage = defaultOptions
     engine.client = self
+    queryCache.link.client = self
     updateHashFollowsKey()
   }
 

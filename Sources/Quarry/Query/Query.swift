@@ -13,11 +13,14 @@ public final class Query: @unchecked Sendable {
   /// The query's index in its cache's insertion order while it is cached.
   var cachePosition: Int?
   let engine: Engine
+  /// The weak references to the cache that built the query and its client, shared by every
+  /// query of that cache (two weak references per query cost forming and destroying them).
+  let link: QueryCacheLink
   /// The cache that built the query. Weak: a fetch may settle after its client (and so its
   /// cache) is gone, and then has nobody to tell.
-  weak var cache: QueryCache?
+  var cache: QueryCache? { link.cache }
   /// The client that built the query (passed to query functions); weak, as the client owns the cache.
-  weak var client: QueryClient?
+  var client: QueryClient? { link.client }
   /// The options on the heap, copy on write: queries built from the same defaulted options
   /// (a keyed write of a new key with the client's defaults) share one box, so a query costs one
   /// reference instead of a 392-byte copy to build and to free. Changing the options puts a new
@@ -59,7 +62,7 @@ public final class Query: @unchecked Sendable {
 
   init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
     self.engine = cache.engine
-    self.cache = cache
+    self.link = cache.link
     self.queryKey = queryKey
     self.queryHash = queryHash
     self.defaultOptionsBox = defaultOptions.map(QueryOptionsBox.init)
@@ -80,7 +83,7 @@ public final class Query: @unchecked Sendable {
   /// options without key and hash, already merged: the key has no `setQueryDefaults`).
   init(cache: QueryCache, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, state: QueryState?) {
     self.engine = cache.engine
-    self.cache = cache
+    self.link = cache.link
     self.queryKey = queryKey
     self.queryHash = queryHash
     self.defaultOptionsBox = nil
