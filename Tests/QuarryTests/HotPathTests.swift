@@ -120,6 +120,23 @@ import Testing
     #expect(d.gcTime == 10 && d.staleTime == nil && d.queryKey == ["d"])
   }
 
+  @Test func resetReturnsToABlankOrAnInitialDataState() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    let a = client.queryCache.get(#"["a"]"#)!
+    client.engine.lock.sync { a.reset() }
+    #expect(a.state.data == nil && a.state.status == .pending && a.state.dataUpdateCount == 0)
+    #expect(a.state.dataUpdatedAt == 0 && a.state.fetchStatus == .idle && !a.state.isInvalidated)
+    var options = QueryOptions(queryKey: ["b"])
+    options.initialData = .value(7)
+    options.initialDataUpdatedAt = 5
+    let b = client.engine.lock.sync { client.queryCache.build(client, options) }
+    client.setQueryData(["b"], value: 8)
+    client.engine.lock.sync { b.reset() }
+    #expect(b.state.data as? Int == 7 && b.state.status == .success && b.state.dataUpdatedAt == 5)
+    #expect(b.state.dataUpdateCount == 0)
+  }
+
   @Test func changingOneQuerysOptionsLeavesTheOthersAlone() {
     let client = QueryClient(scheduler: VirtualScheduler())
     client.setQueryData(["a"], value: 1)

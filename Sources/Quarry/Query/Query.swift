@@ -46,7 +46,14 @@ public final class Query: @unchecked Sendable {
   /// The options for reading a member other than `queryKey` and `queryHash` (no copy).
   var sharedOptions: QueryOptions { optionsBox.options }
   var stateStorage: QueryState
-  var initialState: QueryState
+  /// The state `reset` returns to (TanStack's `#initialState`).
+  var initialState: QueryState {
+    get { initialStateBox?.state ?? QueryState() }
+    set { initialStateBox = newValue.isBlank ? nil : QueryStateBox(newValue) }
+  }
+  /// `nil` stands for a blank `QueryState()`, the initial state of every query without initial
+  /// data: those hold no second state (about 100 bytes) to copy and destroy.
+  private var initialStateBox: QueryStateBox?
   var revertState: QueryState?
   var retryer: Retryer?
   var observersStorage: [QueryObserver] = []
@@ -73,7 +80,7 @@ public final class Query: @unchecked Sendable {
     if isInfinite { queryType = "infinite" }
     // TanStack's `getDefaultState(this.options)`: the options merged with the key's defaults.
     let initial = Query.defaultState(optionsBox.options, now: engine.now)
-    self.initialState = initial
+    self.initialStateBox = initial.isBlank ? nil : QueryStateBox(initial)
     self.stateStorage = state ?? initial
     updateGcTime(optionsBox.options.gcTime)
     scheduleGc()
@@ -91,7 +98,7 @@ public final class Query: @unchecked Sendable {
     self.optionsKeyIsOwn = true
     if shared.options.isInfinite { queryType = "infinite" }
     let initial = Query.defaultState(shared.options, now: engine.now)
-    self.initialState = initial
+    self.initialStateBox = initial.isBlank ? nil : QueryStateBox(initial)
     self.stateStorage = state ?? initial
     updateGcTime(shared.options.gcTime)
     scheduleGc()
