@@ -120,6 +120,14 @@ import Testing
     #expect(d.gcTime == 10 && d.staleTime == nil && d.queryKey == ["d"])
   }
 
+  @Test func aBoxIsNeverBoxedTwice() {
+    let inner = DataBox(1)
+    #expect(DataBox(inner).value as? Int == 1)
+    #expect(DataBox(Optional(inner) as any Sendable).value as? Int == 1)
+    #expect(DataBox(DataBox(JSONValue.array([.number(1)]))).value as? JSONValue == .array([.number(1)]))
+    #expect(DataBox(Optional(2) as any Sendable).value as? Int? == .some(2))
+  }
+
   @Test func resetReturnsToABlankOrAnInitialDataState() {
     let client = QueryClient(scheduler: VirtualScheduler())
     client.setQueryData(["a"], value: 1)
