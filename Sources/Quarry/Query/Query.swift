@@ -45,7 +45,11 @@ public final class Query: @unchecked Sendable {
   }
   /// The options for reading a member other than `queryKey` and `queryHash` (no copy).
   var sharedOptions: QueryOptions { optionsBox.options }
-  var stateStorage: QueryState
+  /// The state. `@exclusivity(unchecked)`: every access reads or writes it whole or one member
+  /// at a time, except `dispatch`'s `Query.reduce(&stateStorage, …)`, a static function that
+  /// touches nothing but its argument, so no two accesses can overlap; the dynamic check cost
+  /// about 80 instructions per read on the observers' paths (`isStaleByTime`, `createResult`).
+  @exclusivity(unchecked) var stateStorage: QueryState
   /// The state `reset` returns to (TanStack's `#initialState`).
   var initialState: QueryState {
     get { initialStateBox?.state ?? QueryState() }
@@ -304,52 +308,65 @@ public final class Query: @unchecked Sendable {
   // MARK: Dispatch
 
   func dispatch(_ action: QueryAction, data: DataBox? = nil, state replacement: QueryState? = nil) {
-    // The state changes in place (copying it out and back cost a copy and a destroy); nothing
-    // in `apply` reads or writes `stateStorage` itself.
-    func apply(_ state: inout QueryState) {
-      switch action {
-      case .failed(let count, let error):
-        state.fetchFailureCount = count
-        state.fetchFailureReasonBox = ErrorBox(error)
-      case .pause:
-        state.fetchStatus = .paused
-      case .continue:
-        state.fetchStatus = .fetching
-      case .fetch(let meta):
-        Query.applyFetchState(&state, networkModeAllows: engine.canFetch(sharedOptions.networkMode))
-        state.fetchMeta = meta
-      case .success(let updatedAt, let manual):
-        state.dataBox = data
-        state.dataUpdatedAt = updatedAt ?? engine.now
-        state.error = nil
-        state.isInvalidated = false
-        state.status = .success
-        state.dataUpdateCount += 1
-        if !manual {
-          state.fetchStatus = .idle
-          state.fetchFailureCount = 0
-          state.fetchFailureReason = nil
-        }
-        revertState = manual ? state : nil
-      case .error(let error):
-        let box = ErrorBox(error)  // a new Error object, as every TanStack failure is
-        state.errorBox = box
-        state.errorUpdateCount += 1
-        state.errorUpdatedAt = engine.now
-        state.fetchFailureCount += 1
-        state.fetchFailureReasonBox = box
-        state.fetchStatus = .idle
-        state.status = .error
-        state.isInvalidated = true
-      case .invalidate:
-        state.isInvalidated = true
-      case .setState:
-        if let replacement { state = replacement }
-      }
+    // The state changes in place (copying it out and back cost a copy and a destroy). What the
+    // change needs from the engine is read first, so the access to `stateStorage` spans only
+    // `Query.reduce`, which reads and writes nothing else: the optimizer can then still prove
+    // that no two accesses to the state overlap and leave out their dynamic checks.
+    var now = 0.0
+    var networkModeAllows = false
+    switch action {
+    case .fetch: networkModeAllows = engine.canFetch(sharedOptions.networkMode)
+    case .success(let updatedAt, _): now = updatedAt ?? engine.now
+    case .error: now = engine.now
+    default: break
     }
-    apply(&stateStorage)
+    Query.reduce(&stateStorage, action, data: data, replacement: replacement, now: now, networkModeAllows: networkModeAllows)
+    if case .success(_, let manual) = action { revertState = manual ? stateStorage : nil }
     for observer in observersStorage { observer.onQueryUpdate() }
     cache?.notify(.updated(self, action))
+  }
+
+  /// TanStack's query reducer: `state` after `action`. `now` is the time a success or failure
+  /// records; `networkModeAllows` whether a fetch may run now.
+  static func reduce(_ state: inout QueryState, _ action: QueryAction, data: DataBox?, replacement: QueryState?, now: Double, networkModeAllows: Bool) {
+    switch action {
+    case .failed(let count, let error):
+      state.fetchFailureCount = count
+      state.fetchFailureReasonBox = ErrorBox(error)
+    case .pause:
+      state.fetchStatus = .paused
+    case .continue:
+      state.fetchStatus = .fetching
+    case .fetch(let meta):
+      applyFetchState(&state, networkModeAllows: networkModeAllows)
+      state.fetchMeta = meta
+    case .success(_, let manual):
+      state.dataBox = data
+      state.dataUpdatedAt = now
+      state.error = nil
+      state.isInvalidated = false
+      state.status = .success
+      state.dataUpdateCount += 1
+      if !manual {
+        state.fetchStatus = .idle
+        state.fetchFailureCount = 0
+        state.fetchFailureReason = nil
+      }
+    case .error(let error):
+      let box = ErrorBox(error)  // a new Error object, as every TanStack failure is
+      state.errorBox = box
+      state.errorUpdateCount += 1
+      state.errorUpdatedAt = now
+      state.fetchFailureCount += 1
+      state.fetchFailureReasonBox = box
+      state.fetchStatus = .idle
+      state.status = .error
+      state.isInvalidated = true
+    case .invalidate:
+      state.isInvalidated = true
+    case .setState:
+      if let replacement { state = replacement }
+    }
   }
 
   /// TanStack's `fetchState`: the state a fetch starts from.
