@@ -82,3 +82,80 @@ import Testing
     #expect(client.queryCache.getAll().count == 1)
   }
 }
+
+/// Queries built by keyed writes share one options box; each still reads as its own options.
+@Suite struct SharedOptionsTests {
+  @Test func writtenQueriesReportTheirOwnKeyAndHash() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a", 1], value: 1)
+    client.setQueryData(["b", ["x": 2]], value: 2)
+    let a = client.queryCache.get(#"["a",1]"#)!
+    let b = client.queryCache.get(#"["b",{"x":2}]"#)!
+    #expect(a.options.queryKey == ["a", 1])
+    #expect(a.options.queryHash == #"["a",1]"#)
+    #expect(b.options.queryKey == ["b", ["x": 2]])
+    #expect(b.options.queryHash == #"["b",{"x":2}]"#)
+    #expect(a.options.throwOnError == false)
+    #expect(a.options.refetchOnReconnect == .ifStale)
+  }
+
+  @Test func defaultsChangedLaterReachOnlyQueriesBuiltLater() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    var defaults = client.defaultOptions
+    defaults.queries.gcTime = 10
+    defaults.queries.networkMode = .always
+    client.defaultOptions = defaults
+    client.setQueryData(["b"], value: 2)
+    client.setQueryDefaults(["c"], { var o = QueryOptions(); o.staleTime = .value(.milliseconds(5)); return o }())
+    client.setQueryData(["c"], value: 3)
+    client.setQueryData(["d"], value: 4)
+    let a = client.queryCache.get(#"["a"]"#)!.options
+    let b = client.queryCache.get(#"["b"]"#)!.options
+    let c = client.queryCache.get(#"["c"]"#)!.options
+    let d = client.queryCache.get(#"["d"]"#)!.options
+    #expect(a.gcTime == nil && a.networkMode == nil && a.refetchOnReconnect == .ifStale)
+    #expect(b.gcTime == 10 && b.networkMode == .always && b.refetchOnReconnect == .never)
+    #expect(c.gcTime == 10 && c.staleTime == .value(.milliseconds(5)))
+    #expect(d.gcTime == 10 && d.staleTime == nil && d.queryKey == ["d"])
+  }
+
+  @Test func aBoxIsNeverBoxedTwice() {
+    let inner = DataBox(1)
+    #expect(DataBox(inner).value as? Int == 1)
+    #expect(DataBox(Optional(inner) as any Sendable).value as? Int == 1)
+    #expect(DataBox(DataBox(JSONValue.array([.number(1)]))).value as? JSONValue == .array([.number(1)]))
+    #expect(DataBox(Optional(2) as any Sendable).value as? Int? == .some(2))
+  }
+
+  @Test func resetReturnsToABlankOrAnInitialDataState() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    let a = client.queryCache.get(#"["a"]"#)!
+    client.engine.lock.sync { a.reset() }
+    #expect(a.state.data == nil && a.state.status == .pending && a.state.dataUpdateCount == 0)
+    #expect(a.state.dataUpdatedAt == 0 && a.state.fetchStatus == .idle && !a.state.isInvalidated)
+    var options = QueryOptions(queryKey: ["b"])
+    options.initialData = .value(7)
+    options.initialDataUpdatedAt = 5
+    let b = client.engine.lock.sync { client.queryCache.build(client, options) }
+    client.setQueryData(["b"], value: 8)
+    client.engine.lock.sync { b.reset() }
+    #expect(b.state.data as? Int == 7 && b.state.status == .success && b.state.dataUpdatedAt == 5)
+    #expect(b.state.dataUpdateCount == 0)
+  }
+
+  @Test func changingOneQuerysOptionsLeavesTheOthersAlone() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    client.setQueryData(["b"], value: 2)
+    let a = client.queryCache.get(#"["a"]"#)!
+    var options = QueryOptions(queryKey: ["a"])
+    options.retry = .count(7)
+    client.engine.lock.sync { a.setOptions(options) }
+    #expect(a.options.retry == .count(7))
+    #expect(a.options.queryHash == nil)
+    #expect(client.queryCache.get(#"["b"]"#)!.options.retry == nil)
+    #expect(client.queryCache.get(#"["b"]"#)!.options.queryKey == ["b"])
+  }
+}

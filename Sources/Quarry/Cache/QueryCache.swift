@@ -24,25 +24,34 @@ public final class QueryCache: @unchecked Sendable {
 
   let engine: Engine
   let config: Config
+  // The tables below are `@exclusivity(unchecked)`: every access to them is a lookup, insertion,
+  // removal or whole-table operation whose hashing and comparing (stored hashes, code units,
+  // `QueryKey` equality) runs no user code and touches no other member, so no two accesses can
+  // overlap and the dynamic exclusivity check (about 80 instructions each, five per new query)
+  // is left out. Writing a query's own members happens outside these accesses.
   /// Keyed by exact code units: canonically equivalent hashes are different queries.
-  private var byHash: [Prehashed<CodeUnitString>: Query] = [:]
+  @exclusivity(unchecked) private var byHash: [Prehashed<CodeUnitString>: Query] = [:]
   /// The queries whose hash is their key's `hashKey`, by key: a keyed read finds its query
   /// without writing the hash. Equal keys (code units, `-0 == 0`) always have equal hashes, but
   /// not the other way round (`[null]` and `[undefined]`), so a miss here asks `byHash`.
-  private var byKey: [Prehashed<QueryKey>: Query] = [:]
+  @exclusivity(unchecked) private var byKey: [Prehashed<QueryKey>: Query] = [:]
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
-  private var ordered: [Query?] = []
+  @exclusivity(unchecked) private var ordered: [Query?] = []
   /// How many entries of `ordered` are not `nil` (each query keeps its index, `cachePosition`).
-  private var liveCount = 0
+  @exclusivity(unchecked) private var liveCount = 0
   private var listeners = ListenerRegistry<QueryCacheEvent>()
   /// Bumped whenever a query is added or removed (under the engine lock), so a caller can tell
   /// that a query it looked up is still the one in the cache.
-  private(set) var revision = 0
+  @exclusivity(unchecked) private(set) var revision = 0
+
+  /// This cache and its client, weakly, for the queries it builds (`Query.cache`, `Query.client`).
+  let link = QueryCacheLink()
 
   init(engine: Engine, config: Config) {
     self.engine = engine
     self.config = config
+    link.cache = self
   }
 
   /// The cache (its client) is gone: its queries' gc timers are cancelled. Each timer holds its
@@ -84,9 +93,19 @@ public final class QueryCache: @unchecked Sendable {
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options, identity: true),
       defaultOptions: client.queryDefaultsIfAny(queryKey), state: state)
-    query.client = client
     query.keyHashed = keyHashed
     // Building a query reads nothing of the cache, so the slot is still free.
+    insert(query, hashSlot: hashSlot, keySlot: keySlot)
+    return query
+  }
+
+  /// ``build(_:_:state:keySlot:)`` for a key hashed by `hashKey` (`queryHash`) whose defaulted
+  /// options, without key and hash, are `shared`: a new query shares the box.
+  func build(_ client: QueryClient, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>?) -> Query {
+    let hashSlot = Prehashed(CodeUnitString(queryHash))
+    if let query = byHash[hashSlot] { return query }
+    let query = Query(cache: self, queryKey: queryKey, queryHash: queryHash, sharing: shared, state: nil)
+    query.keyHashed = true
     insert(query, hashSlot: hashSlot, keySlot: keySlot)
     return query
   }

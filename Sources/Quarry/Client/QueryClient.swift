@@ -33,6 +33,10 @@ public final class QueryClient: @unchecked Sendable {
   private var defaultOptionsStorage: DefaultOptions {
     didSet { updateHashFollowsKey() }
   }
+  /// The defaulted options, without key and hash, of every query a keyed write builds while no
+  /// key has defaults and keys hash by `hashKey`: made once, shared by all those queries
+  /// (`Query.init(sharing:)`), dropped whenever the defaults change.
+  private var sharedWriteOptions: QueryOptionsBox?
   var mutationDefaults = KeyedDefaults<MutationOptions>()
   private var queryDefaults = KeyedDefaults<QueryOptions>() {
     didSet { updateHashFollowsKey() }
@@ -54,10 +58,12 @@ public final class QueryClient: @unchecked Sendable {
     self.mutationCache = MutationCache(engine: engine, config: mutationCacheConfig)
     self.defaultOptionsStorage = defaultOptions
     engine.client = self
+    queryCache.link.client = self
     updateHashFollowsKey()
   }
 
   private func updateHashFollowsKey() {
+    sharedWriteOptions = nil
     func keeps(_ o: QueryOptions) -> Bool { o.queryHash == nil && o.queryKeyHashFn == nil }
     hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.entries.allSatisfy { keeps($0.options) }
     noQueryDefaults = queryDefaults.isEmpty && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
@@ -172,6 +178,10 @@ public final class QueryClient: @unchecked Sendable {
       let query: Query
       if let existing, revision == queryCache.revision {
         query = existing
+      } else if hashFollowsKey, queryDefaults.isEmpty {
+        // The options `defaultQueryOptions` builds for a bare key differ by key and hash only.
+        let shared = sharedWriteOptions ?? makeSharedWriteOptions()
+        query = queryCache.build(self, queryKey: queryKey, queryHash: knownHash ?? queryKey.queryHash, sharing: shared, keySlot: keySlot)
       } else {
         var options = QueryOptions(queryKey: queryKey)
         if hashFollowsKey {
@@ -183,6 +193,20 @@ public final class QueryClient: @unchecked Sendable {
       }
       return query.setData(data, updatedAt: updatedAt, manual: true).value
     }
+  }
+
+  /// `defaultQueryOptions` of a bare key's options, as `setQueryData` builds them, without the
+  /// key and hash; kept in `sharedWriteOptions`. The caller holds the engine lock.
+  private func makeSharedWriteOptions() -> QueryOptionsBox {
+    var options = QueryOptions(queryKey: [])
+    options.queryHash = ""
+    options.keyHashed = true
+    var defaulted = defaultQueryOptions(options, identity: false)
+    defaulted.queryKey = nil
+    defaulted.queryHash = nil
+    let box = QueryOptionsBox(defaulted)
+    sharedWriteOptions = box
+    return box
   }
 
   /// Writes `value` as `queryKey`'s data (TanStack's `setQueryData` with a value).
@@ -206,7 +230,10 @@ public final class QueryClient: @unchecked Sendable {
   public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: (T?) throws -> T?) throws -> T? {
     try engine.lock.sync {
       let hash = queryHash(queryKey)
-      let old = try queryCache.lookup(hash)?.stateStorage.data(as: T.self, key: hash)
+      // The state copied out first: decoding may run user code (no access to the query's state is
+      // held meanwhile; see `Query`).
+      let state = queryCache.lookup(hash)?.stateStorage
+      let old = try state?.data(as: T.self, key: hash)
       guard let new = try updater(old) else { return nil }
       return setQueryData(queryKey, updatedAt: updatedAt) { _ in new } as? T
     }

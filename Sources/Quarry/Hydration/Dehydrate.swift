@@ -45,7 +45,7 @@ public func dehydrateQuery(_ query: Query, serializeData: (@Sendable (any Sendab
     }
     var dehydrated = DehydratedQuery(
       queryHash: query.queryHash, queryKey: query.queryKey, state: state,
-      meta: query.optionsStorage.meta.flatMap { $0.isTruthy ? $0 : nil },
+      meta: query.sharedOptions.meta.flatMap { $0.isTruthy ? $0 : nil },
       queryType: query.queryType, dehydratedAt: query.engine.now)
     if state.status == .pending {
       dehydrated.promise = dehydratePromise(query, serializeData: serializeData, shouldRedactErrors: shouldRedactErrors)

@@ -277,7 +277,7 @@ public class QueryObserver: @unchecked Sendable {
     let state = query.stateStorage
     var newState = state
     if optimistic, listeners.isEmpty, shouldFetchOnMount(query, options) {
-      Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.optionsStorage.networkMode))
+      Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.sharedOptions.networkMode))
     }
     if optimistic, isRestoring { newState.fetchStatus = .idle }
     var isPlaceholderData = false

@@ -24,13 +24,23 @@ public final class DataBox: @unchecked Sendable {
   @exclusivity(unchecked) private var storage: any Sendable
   /// The data.
   public var value: any Sendable { storage }
+  /// Whether `storage` is `JSONValue` or `InfiniteData` (which may be deep): decided once, where
+  /// the value's type is read anyway, so releasing other data asks no dynamic type again.
+  private let mayBeDeep: Bool
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
-    storage = asDataBox(value)?.value ?? value
+    let type = type(of: value)
+    if type == DataBox.self || castMaySeeThrough(type), let box = value as? DataBox {
+      storage = box.storage
+      mayBeDeep = box.mayBeDeep
+    } else {
+      storage = value
+      mayBeDeep = type == JSONValue.self || type == InfiniteData.self
+    }
   }
 
   deinit {
-    releaseDeepJSON(&storage)
+    if mayBeDeep { releaseDeepJSON(&storage) }
   }
 }
 

@@ -41,7 +41,7 @@ extension Query {
       }
     }
     if let options { setOptions(options) }
-    if optionsStorage.queryFn == nil,
+    if sharedOptions.queryFn == nil,
       let observer = observersStorage.first(where: { $0.optionsStorage.queryFn != nil })
     {
       setOptions(observer.optionsStorage)
@@ -53,10 +53,10 @@ extension Query {
       ? infiniteFetchFn(signal: signal, fetchOptions: fetchOptionsCopy)
       : { [self] in
         let context = QueryFunctionContext(
-          queryKey: queryKey, meta: optionsStorage.meta, client: client, signal: signal,
+          queryKey: queryKey, meta: sharedOptions.meta, client: client, signal: signal,
           onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
         abortSignalConsumed = false
-        return runQueryFn(context, fetchOptionsCopy, queryFn: optionsStorage.queryFn)
+        return runQueryFn(context, fetchOptionsCopy, queryFn: sharedOptions.queryFn)
       }
 
     revertState = stateStorage
@@ -75,9 +75,9 @@ extension Query {
       onFail: { [self] count, error in dispatch(.failed(failureCount: count, error: error)) },
       onPause: { [self] in dispatch(.pause) },
       onContinue: { [self] in dispatch(.continue) },
-      retry: optionsStorage.retry,
-      retryDelay: optionsStorage.retryDelay,
-      networkMode: optionsStorage.networkMode
+      retry: sharedOptions.retry,
+      retryDelay: sharedOptions.retryDelay,
+      networkMode: sharedOptions.networkMode
     )
     let retryer = Retryer(engine: engine, config: config)
     self.retryer = retryer

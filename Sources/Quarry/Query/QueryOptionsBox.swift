@@ -3,3 +3,18 @@ final class QueryOptionsBox: Sendable {
   let options: QueryOptions
   init(_ options: QueryOptions) { self.options = options }
 }
+
+/// A `QueryState` value on the heap (a query's initial state when it has initial data).
+final class QueryStateBox: Sendable {
+  let state: QueryState
+  init(_ state: QueryState) { self.state = state }
+}
+
+extension QueryState {
+  /// Whether this is `QueryState()`: no data, error, meta, counts or times, pending and idle.
+  var isBlank: Bool {
+    dataBox == nil && errorBox == nil && fetchFailureReasonBox == nil && fetchMeta == nil
+      && dataUpdateCount == 0 && dataUpdatedAt == 0 && errorUpdateCount == 0 && errorUpdatedAt == 0
+      && fetchFailureCount == 0 && !isInvalidated && status == .pending && fetchStatus == .idle
+  }
+}
