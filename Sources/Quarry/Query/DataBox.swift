@@ -24,8 +24,9 @@ public final class DataBox: @unchecked Sendable {
   @exclusivity(unchecked) private var storage: any Sendable
   /// The data.
   public var value: any Sendable { storage }
-  /// Whether `storage` is `JSONValue` or `InfiniteData` (which may be deep): decided once, where
-  /// the value's type is read anyway, so releasing other data asks no dynamic type again.
+  /// Whether `storage` is of a type `releaseDeepJSON` takes apart (`JSONValue`, `InfiniteData`,
+  /// `[JSONValue]`, `[any Sendable]`: which may be deep): decided once, where the value's type is
+  /// read anyway, so releasing other data asks no dynamic type again.
   private let mayBeDeep: Bool
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
@@ -35,7 +36,9 @@ public final class DataBox: @unchecked Sendable {
       mayBeDeep = box.mayBeDeep
     } else {
       storage = value
-      mayBeDeep = type == JSONValue.self || type == InfiniteData.self
+      mayBeDeep =
+        type == JSONValue.self || type == InfiniteData.self || type == [JSONValue].self
+        || type == [any Sendable].self
     }
   }
 
