@@ -6,10 +6,10 @@
 // Decoder/FixtureValidator+Steps.swift.
 
 import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
-import { decodeData, isRecipe, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
+import { decodeData, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
 import { OPS } from '../Decoder/OperationSpec.mjs'
 import { errorText } from '../Runner/TraceText.mjs'
-import { decodeCallOptions, decodeFilters, decodeQueryOptions, decodeRecipe } from './OptionsDecoder.mjs'
+import { decodeCallOptions, decodeFilters, decodeQueryOptions, decodeUpdater } from './OptionsDecoder.mjs'
 import { decodeExpect } from './ScenarioSession+Checks.mjs'
 import { decodeHydrationStep } from './ScenarioSession+Hydration.mjs'
 import { decodeMutationOptions, decodeMutationStep } from './ScenarioSession+Mutations.mjs'
@@ -91,13 +91,7 @@ function decodeQueryStep(session, s, ctx, names) {
     case 'setQueryData': {
       expectObject(a, p, ['queryKey', 'data', 'updater', 'updatedAt'])
       const k = keyArg(a)
-      if (('data' in a) === ('updater' in a)) fail(p, 'expected exactly one of "data" and "updater"')
-      let value
-      if ('data' in a) value = decodeData(a.data, `${p}.data`)
-      else {
-        if (!isRecipe(a.updater)) fail(`${p}.updater`, 'expected an updater recipe')
-        value = decodeRecipe(a.updater, `${p}.updater`, 'updater')
-      }
+      const value = decodeUpdater(a, p)
       if ('updatedAt' in a && !(typeof a.updatedAt === 'number')) fail(`${p}.updatedAt`, 'expected a number')
       const options = 'updatedAt' in a ? { updatedAt: a.updatedAt } : undefined
       return () => client().setQueryData(k, value, options)
@@ -112,13 +106,7 @@ function decodeQueryStep(session, s, ctx, names) {
       expectObject(a, p, ['filters', 'data', 'updater'])
       if (!('filters' in a)) fail(`${p}.filters`, 'expected filters')
       const f = decodeFilters(a.filters, `${p}.filters`)
-      if (('data' in a) === ('updater' in a)) fail(p, 'expected exactly one of "data" and "updater"')
-      let value
-      if ('data' in a) value = decodeData(a.data, `${p}.data`)
-      else {
-        if (!isRecipe(a.updater)) fail(`${p}.updater`, 'expected an updater recipe')
-        value = decodeRecipe(a.updater, `${p}.updater`, 'updater')
-      }
+      const value = decodeUpdater(a, p)
       return () => client().setQueriesData(f, value)
     }
     case 'invalidateQueries':
