@@ -158,15 +158,7 @@ function decodeQueryStep(session, s, ctx, names) {
       expectObject(a, p, ['observer', 'options'])
       const n = obsName(a, { create: true })
       const o = decodeQueryOptions(a.options, `${p}.options`, session, { requireKey: true })
-      return () => {
-        const observer = new lib.QueryObserver(client(), o)
-        const entry = { observer, subs: new Map(), notifications: 0, received: [] }
-        session.observers.set(n, entry)
-        session.observerNames.set(observer, n)
-        if (op === 'createObserver') return undefined
-        subscribeObserver(session, n, entry)
-        return resultOf(observer.getCurrentResult())
-      }
+      return () => addObserver(session, n, new lib.QueryObserver(client(), o), op === 'observe')
     }
     case 'subscribe': {
       expectObject(a, p, ['observer', 'listener', 'unsubscribeAfter'])
@@ -291,6 +283,19 @@ export function decodeInner(session, a, p, at, names) {
     const sub = { op: ops[0], args: step[ops[0]], at, as: step.as, path: `${ip}.${ops[0]}` }
     return { sub, perform: decodeStep(session, sub, names) }
   })
+}
+
+// Registers `observer` as `name` (`observe`, `observeInfinite`, `observeQueries` and their
+// `create…` twins; `extra` marks a queries observer); when `subscribe` (`observe…`), subscribes
+// its default listener and returns its current result. Swift twin: ScenarioSession.addObserver
+// (ScenarioSession+Steps.swift).
+export function addObserver(session, name, observer, subscribe, extra = {}) {
+  const entry = { observer, subs: new Map(), notifications: 0, received: [], ...extra }
+  session.observers.set(name, entry)
+  session.observerNames.set(observer, name)
+  if (!subscribe) return undefined
+  subscribeObserver(session, name, entry)
+  return resultOf(observer.getCurrentResult())
 }
 
 // Subscribes a listener ('' is the observer's default one); with `unsubscribeAfter`, the listener
