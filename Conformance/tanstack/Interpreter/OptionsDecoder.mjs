@@ -291,6 +291,15 @@ const NUMERIC_OPTIONS = new Set([
 ])
 
 // An option value: a recipe, `$undefined`, "Infinity" for numeric options, or plain data.
+// A `setQueryData` / `setQueriesData` step's value: exactly one of `data` (the value) and
+// `updater` (a recipe). Swift twin: OptionsDecoder.updater(data:updater:_:).
+export function decodeUpdater(a, jpath) {
+  if (('data' in a) === ('updater' in a)) fail(jpath, 'expected exactly one of "data" and "updater"')
+  if ('data' in a) return decodeData(a.data, `${jpath}.data`)
+  if (!isRecipe(a.updater)) fail(`${jpath}.updater`, 'expected an updater recipe')
+  return decodeRecipe(a.updater, `${jpath}.updater`, 'updater')
+}
+
 export function decodeOptionValue(v, jpath, place) {
   if (isRecipe(v)) return decodeRecipe(v, jpath, place)
   if (v === 'Infinity' && NUMERIC_OPTIONS.has(place)) return Infinity

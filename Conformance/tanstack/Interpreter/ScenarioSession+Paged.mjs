@@ -6,7 +6,7 @@
 import { expectObject, fail } from '../Model/FixtureError.mjs'
 import { isRecipe, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
 import { decodeCallOptions, decodeQueryOptions, decodeRecipe } from './OptionsDecoder.mjs'
-import { subscribeObserver } from './ScenarioSession+Steps.mjs'
+import { addObserver } from './ScenarioSession+Steps.mjs'
 import { canon, resultOf } from './TraceValues.mjs'
 
 // A queries observer's options: `{combine}`; the combine recipe records its last output
@@ -45,15 +45,7 @@ export function decodePagedStep(session, s, ctx) {
       expectObject(a, p, ['observer', 'options'])
       const n = obsName(a, { create: true })
       const o = decodeQueryOptions(a.options, `${p}.options`, session, { requireKey: true })
-      return () => {
-        const observer = new lib.InfiniteQueryObserver(client(), o)
-        const entry = { observer, subs: new Map(), notifications: 0, received: [] }
-        session.observers.set(n, entry)
-        session.observerNames.set(observer, n)
-        if (op === 'createInfiniteObserver') return undefined
-        subscribeObserver(session, n, entry)
-        return resultOf(observer.getCurrentResult())
-      }
+      return () => addObserver(session, n, new lib.InfiniteQueryObserver(client(), o), op === 'observeInfinite')
     }
     case 'fetchNextPage':
     case 'fetchPreviousPage': {
@@ -72,15 +64,7 @@ export function decodePagedStep(session, s, ctx) {
       const n = obsName(a, { create: true })
       const qs = decodeQueriesList(session, a.queries, `${p}.queries`)
       const o = decodeQueriesOptions(a.options, `${p}.options`, session, n)
-      return () => {
-        const observer = new lib.QueriesObserver(client(), qs, o)
-        const entry = { observer, subs: new Map(), notifications: 0, received: [], queries: true }
-        session.observers.set(n, entry)
-        session.observerNames.set(observer, n)
-        if (op === 'createQueriesObserver') return undefined
-        subscribeObserver(session, n, entry)
-        return resultOf(observer.getCurrentResult())
-      }
+      return () => addObserver(session, n, new lib.QueriesObserver(client(), qs, o), op === 'observeQueries', { queries: true })
     }
     case 'setQueries': {
       expectObject(a, p, ['observer', 'queries', 'options'])

@@ -6,10 +6,10 @@
 // Decoder/FixtureValidator+Steps.swift.
 
 import { expectObject, fail, isInt } from '../Model/FixtureError.mjs'
-import { decodeData, isRecipe, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
+import { decodeData, isUndefinedMarker } from '../Decoder/FixtureValidator+Values.mjs'
 import { OPS } from '../Decoder/OperationSpec.mjs'
 import { errorText } from '../Runner/TraceText.mjs'
-import { decodeCallOptions, decodeFilters, decodeQueryOptions, decodeRecipe } from './OptionsDecoder.mjs'
+import { decodeCallOptions, decodeFilters, decodeQueryOptions, decodeUpdater } from './OptionsDecoder.mjs'
 import { decodeExpect } from './ScenarioSession+Checks.mjs'
 import { decodeHydrationStep } from './ScenarioSession+Hydration.mjs'
 import { decodeMutationOptions, decodeMutationStep } from './ScenarioSession+Mutations.mjs'
@@ -91,13 +91,7 @@ function decodeQueryStep(session, s, ctx, names) {
     case 'setQueryData': {
       expectObject(a, p, ['queryKey', 'data', 'updater', 'updatedAt'])
       const k = keyArg(a)
-      if (('data' in a) === ('updater' in a)) fail(p, 'expected exactly one of "data" and "updater"')
-      let value
-      if ('data' in a) value = decodeData(a.data, `${p}.data`)
-      else {
-        if (!isRecipe(a.updater)) fail(`${p}.updater`, 'expected an updater recipe')
-        value = decodeRecipe(a.updater, `${p}.updater`, 'updater')
-      }
+      const value = decodeUpdater(a, p)
       if ('updatedAt' in a && !(typeof a.updatedAt === 'number')) fail(`${p}.updatedAt`, 'expected a number')
       const options = 'updatedAt' in a ? { updatedAt: a.updatedAt } : undefined
       return () => client().setQueryData(k, value, options)
@@ -112,13 +106,7 @@ function decodeQueryStep(session, s, ctx, names) {
       expectObject(a, p, ['filters', 'data', 'updater'])
       if (!('filters' in a)) fail(`${p}.filters`, 'expected filters')
       const f = decodeFilters(a.filters, `${p}.filters`)
-      if (('data' in a) === ('updater' in a)) fail(p, 'expected exactly one of "data" and "updater"')
-      let value
-      if ('data' in a) value = decodeData(a.data, `${p}.data`)
-      else {
-        if (!isRecipe(a.updater)) fail(`${p}.updater`, 'expected an updater recipe')
-        value = decodeRecipe(a.updater, `${p}.updater`, 'updater')
-      }
+      const value = decodeUpdater(a, p)
       return () => client().setQueriesData(f, value)
     }
     case 'invalidateQueries':
@@ -170,15 +158,7 @@ function decodeQueryStep(session, s, ctx, names) {
       expectObject(a, p, ['observer', 'options'])
       const n = obsName(a, { create: true })
       const o = decodeQueryOptions(a.options, `${p}.options`, session, { requireKey: true })
-      return () => {
-        const observer = new lib.QueryObserver(client(), o)
-        const entry = { observer, subs: new Map(), notifications: 0, received: [] }
-        session.observers.set(n, entry)
-        session.observerNames.set(observer, n)
-        if (op === 'createObserver') return undefined
-        subscribeObserver(session, n, entry)
-        return resultOf(observer.getCurrentResult())
-      }
+      return () => addObserver(session, n, new lib.QueryObserver(client(), o), op === 'observe')
     }
     case 'subscribe': {
       expectObject(a, p, ['observer', 'listener', 'unsubscribeAfter'])
@@ -303,6 +283,19 @@ export function decodeInner(session, a, p, at, names) {
     const sub = { op: ops[0], args: step[ops[0]], at, as: step.as, path: `${ip}.${ops[0]}` }
     return { sub, perform: decodeStep(session, sub, names) }
   })
+}
+
+// Registers `observer` as `name` (`observe`, `observeInfinite`, `observeQueries` and their
+// `create…` twins; `extra` marks a queries observer); when `subscribe` (`observe…`), subscribes
+// its default listener and returns its current result. Swift twin: ScenarioSession.addObserver
+// (ScenarioSession+Steps.swift).
+export function addObserver(session, name, observer, subscribe, extra = {}) {
+  const entry = { observer, subs: new Map(), notifications: 0, received: [], ...extra }
+  session.observers.set(name, entry)
+  session.observerNames.set(observer, name)
+  if (!subscribe) return undefined
+  subscribeObserver(session, name, entry)
+  return resultOf(observer.getCurrentResult())
 }
 
 // Subscribes a listener ('' is the observer's default one); with `unsubscribeAfter`, the listener

@@ -18,11 +18,7 @@ public final class AbortSignal: @unchecked Sendable {
   /// (Mutex+Sanitizer.swift).
   @inline(__always)
   private func withGuarded<R: Sendable>(_ body: (inout Guarded) -> R) -> R {
-    guarded.withLock { g in
-      sanitizerAcquire(self)
-      defer { sanitizerRelease(self) }
-      return body(&g)
-    }
+    guarded.withLock(orderingFor: self, body)
   }
 
   /// Whether the fetch was cancelled.

@@ -68,11 +68,7 @@ final class EngineLock: @unchecked Sendable {
       lock.unlock()
       return
     }
-    let role = claim(effects)
-    let hook = afterCommit
-    lock.unlock()
-    hook?()
-    perform(effects, as: role)
+    commit(effects)
   }
 
   /// Runs `body` (without holding the lock) and delivers the listener effects the calling thread
@@ -106,11 +102,19 @@ final class EngineLock: @unchecked Sendable {
       lock.unlock()
       return
     }
-    let role = claim(batch.effects)
+    commit(batch.effects)
+  }
+
+  /// Delivers `effects`, which the calling thread has just committed: takes their place in the
+  /// FIFO while still holding `lock` (see ``claim(_:)``), releases it, calls the test seam and
+  /// performs them. Called with `lock` held once, at the outermost level.
+  @inline(__always)
+  private func commit(_ effects: [Effect]) {
+    let role = claim(effects)
     let hook = afterCommit
     lock.unlock()
     hook?()
-    perform(batch.effects, as: role)
+    perform(effects, as: role)
   }
 
   /// Keeps the listener effects of a thread inside a batch for its end; returns the rest.

@@ -15,7 +15,7 @@ import Synchronization
 /// allocations per promise.
 ///
 /// Code under such a mutex calls ``sanitizerAcquire(_:)`` first and ``sanitizerRelease(_:)``
-/// last: with the sanitizer's runtime linked in (`--sanitize=thread`) they call its
+/// last (`Mutex.withLock(orderingFor:_:)` does both): with the sanitizer's runtime linked in (`--sanitize=thread`) they call its
 /// `__tsan_acquire` / `__tsan_release` on the guarded object's address, which orders the
 /// critical sections as the lock does; otherwise they test one `nil` and do nothing. On Apple
 /// platforms `Mutex` is an `os_unfair_lock`, which the sanitizer intercepts, so nothing is
@@ -57,4 +57,17 @@ func sanitizerAcquire(_ object: AnyObject) {
 @inline(__always)
 func sanitizerRelease(_ object: AnyObject) {
   if let hook = SanitizerHooks.current.release { hook(Unmanaged.passUnretained(object).toOpaque()) }
+}
+
+extension Mutex where Value: ~Copyable {
+  /// `withLock(body)` for a mutex that `object` holds, with the lock's ordering told to the
+  /// thread sanitizer: ``sanitizerAcquire(_:)`` first and ``sanitizerRelease(_:)`` last.
+  @inline(__always)
+  borrowing func withLock<R: Sendable>(orderingFor object: AnyObject, _ body: (inout sending Value) -> R) -> R {
+    withLock { value in
+      sanitizerAcquire(object)
+      defer { sanitizerRelease(object) }
+      return body(&value)
+    }
+  }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// matches TanStack's; public APIs expose them as `async` through ``value``.
 package final class Promise<T: Sendable>: @unchecked Sendable {
   // Safe: `state` and `callbacks` are guarded by `lock`; callbacks run outside it. Every
-  // critical section calls `sanitizerAcquire`/`sanitizerRelease` (Mutex+Sanitizer.swift), so the
+  // critical section goes through `withLock(orderingFor:)` (Mutex+Sanitizer.swift), so the
   // thread sanitizer sees the lock's ordering on Linux too.
   enum State {
     case pending
@@ -48,9 +48,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   }
 
   private func settle(_ result: Result<T, any Error>) {
-    let pending: [@Sendable (Result<T, any Error>) -> Void]? = lock.withLock { _ in
-      sanitizerAcquire(self)
-      defer { sanitizerRelease(self) }
+    let pending: [@Sendable (Result<T, any Error>) -> Void]? = lock.withLock(orderingFor: self) { _ in
       guard case .pending = state else { return nil }
       switch result {
       case .success(let v): state = .fulfilled(v)
@@ -74,9 +72,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   /// The outcome if the promise has settled; else `nil`, and `callback` runs as a job once it
   /// settles (checked and registered under one lock, so no settlement falls between).
   private func settledOrWhenSettled(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) -> Result<T, any Error>? {
-    lock.withLock { _ in
-      sanitizerAcquire(self)
-      defer { sanitizerRelease(self) }
+    lock.withLock(orderingFor: self) { _ in
       switch state {
       case .pending:
         callbacks.append(callback)

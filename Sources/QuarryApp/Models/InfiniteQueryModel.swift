@@ -93,18 +93,9 @@ public final class InfiniteQueryModel<F: InfiniteQueryFunc> {
     }
     let observer = InfiniteQueryObserver(client: client, options: options)
     self.observer = observer
-    guard let restoreGate, restoreGate.isRestoring else {
-      watch(observer, into: subscription) { [weak self] result in self?.apply(result) }
-      return
-    }
-    // Restoring: show the idle result mounting would give; subscribe once the gate opens.
-    isRestoring = true
-    apply(observer.getOptimisticResult(observer.options, optimistic: true, isRestoring: true))
-    restoreGate.whenRestored { [weak self, weak observer] in
-      guard let self, let observer, self.observer === observer else { return }
-      self.isRestoring = false
-      watch(observer, into: self.subscription) { [weak self] result in self?.apply(result) }
-    }
+    watch(
+      observer, after: restoreGate, into: subscription, isCurrent: { [weak self] in self?.observer === $0 },
+      restoring: { [weak self] in self?.isRestoring = $0 }, apply: { [weak self] result in self?.apply(result) })
   }
 
   /// Watches `variables` and waits until the first load (or refetch) settles; while the

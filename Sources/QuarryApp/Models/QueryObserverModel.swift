@@ -77,7 +77,9 @@ public final class QueryObserverModel<F: QueryFunc, Selected: Sendable> {
     }
     let observer = QueryObserver(client: client, options: engineOptions)
     self.observer = observer
-    mount(observer)
+    watch(
+      observer, after: restoreGate, into: subscription, isCurrent: { [weak self] in self?.observer === $0 },
+      restoring: { [weak self] in self?.isRestoring = $0 }, apply: { [weak self] result in self?.apply(result) })
   }
 
   /// Replaces the observer options (TanStack's re-render with new options): enabling a query
@@ -129,21 +131,6 @@ public final class QueryObserverModel<F: QueryFunc, Selected: Sendable> {
     observer = nil
     isRestoring = false
     waiters.resumeAll()
-  }
-
-  /// Subscribes now, or shows the restoring result and subscribes once the gate opens.
-  private func mount(_ observer: QueryObserver) {
-    guard let restoreGate, restoreGate.isRestoring else {
-      watch(observer, into: subscription) { [weak self] result in self?.apply(result) }
-      return
-    }
-    isRestoring = true
-    apply(observer.getOptimisticResult(observer.options, optimistic: true, isRestoring: true))
-    restoreGate.whenRestored { [weak self, weak observer] in
-      guard let self, let observer, self.observer === observer else { return }
-      self.isRestoring = false
-      watch(observer, into: self.subscription) { [weak self] result in self?.apply(result) }
-    }
   }
 
   private func apply(_ result: QueryObserverResult) {

@@ -49,13 +49,10 @@ public struct QueryObserverOptions<Value: Sendable, Selected: Sendable>: Sendabl
     refetchIntervalInBackground: Bool? = nil, refetchOnMount: Bool? = nil,
     placeholderData: PlaceholderData<Value>? = nil
   ) where Selected == Value {
-    self.enabled = enabled
-    self.staleTime = staleTime
-    self.refetchInterval = refetchInterval
-    self.refetchIntervalInBackground = refetchIntervalInBackground
-    self.refetchOnMount = refetchOnMount
-    self.placeholderData = placeholderData
-    engine.placeholderData = placeholderData.map(Self.engineOption)
+    self.init(
+      enabled: enabled, staleTime: staleTime, refetchInterval: refetchInterval,
+      refetchIntervalInBackground: refetchIntervalInBackground, refetchOnMount: refetchOnMount,
+      placeholderData: placeholderData, engineSelect: nil)
   }
 
   /// Options that show what `select` makes of the value (TanStack's `select`).
@@ -69,6 +66,25 @@ public struct QueryObserverOptions<Value: Sendable, Selected: Sendable>: Sendabl
     refetchInterval: Duration? = nil, refetchIntervalInBackground: Bool? = nil, refetchOnMount: Bool? = nil,
     placeholderData: PlaceholderData<Value>? = nil
   ) {
+    let engineSelect = SelectFunction { data in
+      guard let value = data as? Value else {
+        throw QuarryError.typeMismatch(
+          key: "", expected: String(describing: Value.self), actual: String(describing: type(of: data)))
+      }
+      return select(value)
+    }
+    self.init(
+      enabled: enabled, staleTime: staleTime, refetchInterval: refetchInterval,
+      refetchIntervalInBackground: refetchIntervalInBackground, refetchOnMount: refetchOnMount,
+      placeholderData: placeholderData, engineSelect: engineSelect)
+  }
+
+  /// What both public initialisers do: stores the options and makes the engine's select and
+  /// placeholder options once.
+  private init(
+    enabled: Bool?, staleTime: Duration?, refetchInterval: Duration?, refetchIntervalInBackground: Bool?,
+    refetchOnMount: Bool?, placeholderData: PlaceholderData<Value>?, engineSelect: SelectFunction?
+  ) {
     self.enabled = enabled
     self.staleTime = staleTime
     self.refetchInterval = refetchInterval
@@ -76,13 +92,7 @@ public struct QueryObserverOptions<Value: Sendable, Selected: Sendable>: Sendabl
     self.refetchOnMount = refetchOnMount
     self.placeholderData = placeholderData
     engine.placeholderData = placeholderData.map(Self.engineOption)
-    engine.select = SelectFunction { data in
-      guard let value = data as? Value else {
-        throw QuarryError.typeMismatch(
-          key: "", expected: String(describing: Value.self), actual: String(describing: type(of: data)))
-      }
-      return select(value)
-    }
+    engine.select = engineSelect
   }
 
   /// These options written over `options` (the function's engine options).

@@ -55,3 +55,26 @@ public final class RestoreGate {
     if isRestoring { waiting.append(body) } else { body() }
   }
 }
+
+/// Subscribes a model to `observer` (as ``watch(_:into:apply:)`` does) now if `gate` is absent
+/// or open; else reports `restoring(true)`, applies the result mounting would give with an idle
+/// fetch status, and subscribes once the gate opens (reporting `restoring(false)` first), unless
+/// `isCurrent` says the model has let go of `observer` by then.
+@MainActor func watch(
+  _ observer: QueryObserver, after gate: RestoreGate?, into subscription: Subscription,
+  isCurrent: @escaping @MainActor (QueryObserver) -> Bool,
+  restoring: @escaping @MainActor (Bool) -> Void,
+  apply: @escaping @MainActor @Sendable (QueryObserverResult) -> Void
+) {
+  guard let gate, gate.isRestoring else {
+    watch(observer, into: subscription, apply: apply)
+    return
+  }
+  restoring(true)
+  apply(observer.getOptimisticResult(observer.options, optimistic: true, isRestoring: true))
+  gate.whenRestored { [weak observer, weak subscription] in
+    guard let observer, let subscription, isCurrent(observer) else { return }
+    restoring(false)
+    watch(observer, into: subscription, apply: apply)
+  }
+}

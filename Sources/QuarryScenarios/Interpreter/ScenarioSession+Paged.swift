@@ -19,13 +19,9 @@ extension ScenarioSession {
     case "observeInfinite", "createInfiniteObserver":
       let name = try a.string("observer")
       let options = try decoder.queryOptions(a["options"], "\(p).options")
-      let observer = InfiniteQueryObserver(client: client, options: options)
-      observers[name] = ObserverEntry(observer: observer)
-      observerNames[ObjectIdentifier(observer)] = name
-      if step.operation == "observeInfinite" {
-        subscribe(name)
-        returned(TraceValues.result(observer.getCurrentResult()), handle: h)
-      }
+      addObserver(
+        InfiniteQueryObserver(client: client, options: options), named: name,
+        subscribing: step.operation == "observeInfinite", handle: h)
     case "fetchNextPage", "fetchPreviousPage":
       let (name, entry) = try observerEntry(a)
       guard let observer = entry.observer as? InfiniteQueryObserver else {

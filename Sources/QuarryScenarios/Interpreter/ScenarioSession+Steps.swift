@@ -7,6 +7,18 @@ extension ScenarioSession {
     return (name, entry)
   }
 
+  /// Registers `observer` as `name` (`observe`, `observeInfinite` and their `create…` twins);
+  /// when `subscribing` (`observe…`), subscribes its default listener and returns its current
+  /// result as the step's value. Node twin: `addObserver` (ScenarioSession+Steps.mjs).
+  func addObserver(_ observer: QueryObserver, named name: String, subscribing: Bool, handle: String?) {
+    observers[name] = ObserverEntry(observer: observer)
+    observerNames[ObjectIdentifier(observer)] = name
+    if subscribing {
+      subscribe(name)
+      returned(TraceValues.result(observer.getCurrentResult()), handle: handle)
+    }
+  }
+
   /// Subscribes a listener (`""` is the observer's default one); with `unsubscribeAfter`, the
   /// listener unsubscribes itself on that call (once `subscribe` has returned its function).
   func subscribe(_ name: String, listener: String = "", unsubscribeAfter: Int? = nil) {
@@ -101,13 +113,7 @@ extension ScenarioSession {
     case "observe", "createObserver":
       let name = try a.string("observer")
       let options = try decoder.queryOptions(a["options"], "\(p).options")
-      let observer = QueryObserver(client: client, options: options)
-      observers[name] = ObserverEntry(observer: observer)
-      observerNames[ObjectIdentifier(observer)] = name
-      if step.operation == "observe" {
-        subscribe(name)
-        returned(TraceValues.result(observer.getCurrentResult()), handle: h)
-      }
+      addObserver(QueryObserver(client: client, options: options), named: name, subscribing: step.operation == "observe", handle: h)
     case "subscribe" where mutationObservers[a["observer"]?.stringValue ?? ""] != nil:
       let (name, _) = try mutationObserverEntry(a)
       subscribeMutationObserver(name)
