@@ -281,8 +281,12 @@ public class QueryObserver: @unchecked Sendable {
   /// fetch status stays idle.
   func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool = false, isRestoring: Bool = false) -> QueryObserverResult {
     let prevQuery = currentQuery
-    let prevResult = currentResultStorage
-    let prevResultState = currentResultState
+    // The previous result and its state are read only by the placeholder and select branches
+    // (copying them cost an outlined copy and destroy of each per result otherwise).
+    var readsPrevious = options.select != nil
+    if case .some = options.placeholderData { readsPrevious = true }
+    let prevResult = readsPrevious ? currentResultStorage : nil
+    let prevResultState = readsPrevious ? currentResultState : nil
     let queryChange = query !== prevQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
     let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialState.dataUpdateCount
