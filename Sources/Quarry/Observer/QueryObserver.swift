@@ -11,7 +11,15 @@ public class QueryObserver: @unchecked Sendable {
   // Safe: every mutable member is guarded by the client's engine lock.
   let client: QueryClient
   let engine: Engine
-  var optionsStorage: QueryOptions
+  /// The (defaulted) options on the heap, never mutated: taking them for a call or keeping the
+  /// previous ones (`setOptions`) is one retain of the box, where reading a stored `QueryOptions`
+  /// of this (non-final) class copied all 392 bytes each time (13 copies per `setOptions`).
+  final var optionsBox: QueryOptionsBox
+  /// The options (``options`` under the lock); setting them puts a new box in place.
+  var optionsStorage: QueryOptions {
+    get { optionsBox.options }
+    set { optionsBox = QueryOptionsBox(newValue) }
+  }
   var currentQuery: Query!
   var currentQueryInitialState = QueryState()
   var currentResultStorage: QueryObserverResult?
@@ -35,7 +43,7 @@ public class QueryObserver: @unchecked Sendable {
   public init(client: QueryClient, options: QueryOptions) {
     self.client = client
     self.engine = client.engine
-    self.optionsStorage = options
+    self.optionsBox = QueryOptionsBox(options)
     engine.lock.sync { setOptions(options) }
   }
 
@@ -47,7 +55,7 @@ public class QueryObserver: @unchecked Sendable {
 
   /// The latest result (computed from the current query if the observer has none yet).
   public func getCurrentResult() -> QueryObserverResult {
-    engine.lock.sync { currentResultStorage ?? createResult(currentQuery, optionsStorage) }
+    engine.lock.sync { currentResultStorage ?? createResult(currentQuery, optionsBox.options) }
   }
 
   /// Whether anyone listens.
@@ -84,7 +92,8 @@ public class QueryObserver: @unchecked Sendable {
   private func onSubscribe() {
     if listeners.count == 1 {
       currentQuery.addObserver(self)
-      if shouldFetchOnMount(currentQuery, optionsStorage) {
+      let box = optionsBox
+      if shouldFetchOnMount(currentQuery, box.options) {
         _ = executeFetch()
       } else {
         updateResult()
@@ -98,11 +107,11 @@ public class QueryObserver: @unchecked Sendable {
   }
 
   func shouldFetchOnReconnect() -> Bool {
-    shouldFetchOn(currentQuery, optionsStorage, optionsStorage.refetchOnReconnect)
+    shouldFetchOn(currentQuery, optionsBox.options, optionsBox.options.refetchOnReconnect)
   }
 
   func shouldFetchOnWindowFocus() -> Bool {
-    shouldFetchOn(currentQuery, optionsStorage, optionsStorage.refetchOnWindowFocus)
+    shouldFetchOn(currentQuery, optionsBox.options, optionsBox.options.refetchOnWindowFocus)
   }
 
   /// Stops the observer: drops listeners and timers and leaves the query.
@@ -118,31 +127,33 @@ public class QueryObserver: @unchecked Sendable {
   /// Replaces the options; a new key switches queries (TanStack's `setOptions`).
   public func setOptions(_ options: QueryOptions) {
     engine.lock.sync {
-      let prevOptions = optionsStorage
+      let prevBox = optionsBox
       let prevQuery = currentQuery
-      optionsStorage = client.defaultQueryOptions(options)
+      let box = QueryOptionsBox(client.defaultQueryOptions(options))
+      optionsBox = box
       updateQuery()
-      currentQuery.setOptions(optionsStorage)
-      if prevOptions.defaulted && !optionsStorage.isShallowEqual(to: prevOptions) {
+      currentQuery.setOptions(box.options)
+      if prevBox.options.defaulted && !box.options.isShallowEqual(to: prevBox.options) {
         client.queryCache.notify(.observerOptionsUpdated(currentQuery, self))
       }
       let mounted = !listeners.isEmpty
-      if mounted, shouldFetchOptionally(currentQuery, prevQuery, optionsStorage, prevOptions) {
+      if mounted, shouldFetchOptionally(currentQuery, prevQuery, box.options, prevBox.options) {
         _ = executeFetch()
       }
       updateResult()
+      let current = optionsBox
       let query = currentQuery!
       if mounted,
         query !== prevQuery
-          || resolveQueryBoolean(optionsStorage.enabled, query) != resolveQueryBoolean(prevOptions.enabled, query)
-          || resolveStaleTime(optionsStorage.staleTime, query) != resolveStaleTime(prevOptions.staleTime, query)
+          || resolveQueryBoolean(current.options.enabled, query) != resolveQueryBoolean(prevBox.options.enabled, query)
+          || resolveStaleTime(current.options.staleTime, query) != resolveStaleTime(prevBox.options.staleTime, query)
       {
         updateStaleTimeout()
       }
       let nextInterval = computeRefetchInterval()
       if mounted,
         query !== prevQuery
-          || resolveQueryBoolean(optionsStorage.enabled, query) != resolveQueryBoolean(prevOptions.enabled, query)
+          || resolveQueryBoolean(current.options.enabled, query) != resolveQueryBoolean(prevBox.options.enabled, query)
           || nextInterval != currentRefetchInterval
       {
         updateRefetchInterval(nextInterval)
@@ -167,7 +178,7 @@ public class QueryObserver: @unchecked Sendable {
         return result
       }
       currentResultStorage = result
-      currentResultPlaceholderData = optionsStorage.placeholderData
+      currentResultPlaceholderData = optionsBox.options.placeholderData
       currentResultState = currentQuery.stateStorage
       return result
     }
@@ -185,7 +196,7 @@ public class QueryObserver: @unchecked Sendable {
         .then { [self] _ in
           engine.lock.sync {
             updateResult()
-            return currentResultStorage ?? createResult(currentQuery, optionsStorage)
+            return currentResultStorage ?? createResult(currentQuery, optionsBox.options)
           }
         }
     }
@@ -195,7 +206,8 @@ public class QueryObserver: @unchecked Sendable {
   /// promise with its rejection ignored (`.catch(noop)`).
   func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
     updateQuery()
-    let promise = currentQuery.fetch(optionsStorage, fetchOptions)
+    let box = optionsBox
+    let promise = currentQuery.fetch(box.options, fetchOptions)
     if fetchOptions?.throwOnError == true { return promise }
     return promise.ignoringRejection()
   }
@@ -204,7 +216,7 @@ public class QueryObserver: @unchecked Sendable {
 
   private func updateStaleTimeout() {
     clearStaleTimeout()
-    let staleTime = resolveStaleTime(optionsStorage.staleTime, currentQuery)
+    let staleTime = resolveStaleTime(optionsBox.options.staleTime, currentQuery)
     guard !engine.isServer, let result = currentResultStorage, !result.isStale,
       case .milliseconds(let ms)? = staleTime, isValidTimeout(ms)
     else { return }
@@ -218,7 +230,7 @@ public class QueryObserver: @unchecked Sendable {
   }
 
   private func computeRefetchInterval() -> Double? {
-    switch optionsStorage.refetchInterval {
+    switch optionsBox.options.refetchInterval {
     case nil, .never?: return nil
     case .milliseconds(let ms)?: return ms
     case .function(let f)?: return f.call(currentQuery)
@@ -228,13 +240,13 @@ public class QueryObserver: @unchecked Sendable {
   private func updateRefetchInterval(_ next: Double?) {
     clearRefetchInterval()
     currentRefetchInterval = next
-    guard !engine.isServer, resolveQueryBoolean(optionsStorage.enabled, currentQuery) != false,
+    guard !engine.isServer, resolveQueryBoolean(optionsBox.options.enabled, currentQuery) != false,
       let interval = next, isValidTimeout(interval), interval != 0
     else { return }
     refetchInterval = engine.scheduler.setInterval(interval) { [weak self] in
       guard let self else { return }
       self.engine.lock.sync {
-        if self.optionsStorage.refetchIntervalInBackground == true || self.engine.focusManager.isFocused {
+        if self.optionsBox.options.refetchIntervalInBackground == true || self.engine.focusManager.isFocused {
           _ = self.executeFetch()
         }
       }
@@ -262,20 +274,24 @@ public class QueryObserver: @unchecked Sendable {
 
   // MARK: Results
 
-  func resolveEnabled(for query: Query) -> Bool? { resolveQueryBoolean(optionsStorage.enabled, query) }
+  func resolveEnabled(for query: Query) -> Bool? { resolveQueryBoolean(optionsBox.options.enabled, query) }
 
   /// `optimistic`: TanStack's `_optimisticResults`, set by framework bindings: a result that
   /// already shows the fetch that mounting will start; with `isRestoring` (`'isRestoring'`) its
   /// fetch status stays idle.
   func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool = false, isRestoring: Bool = false) -> QueryObserverResult {
     let prevQuery = currentQuery
-    let prevResult = currentResultStorage
-    let prevResultState = currentResultState
-    let prevResultPlaceholderData = currentResultPlaceholderData
+    // The previous result and its state are read only by the placeholder and select branches
+    // (copying them cost an outlined copy and destroy of each per result otherwise).
+    var readsPrevious = options.select != nil
+    if case .some = options.placeholderData { readsPrevious = true }
+    let prevResult = readsPrevious ? currentResultStorage : nil
+    let prevResultState = readsPrevious ? currentResultState : nil
     let queryChange = query !== prevQuery
-    let queryInitialState = queryChange ? query.stateStorage : currentQueryInitialState
-    let state = query.stateStorage
-    var newState = state
+    // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
+    let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialState.dataUpdateCount
+    let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialState.errorUpdateCount
+    var newState = query.stateStorage
     if optimistic, listeners.isEmpty, shouldFetchOnMount(query, options) {
       Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.sharedOptions.networkMode))
     }
@@ -288,6 +304,7 @@ public class QueryObserver: @unchecked Sendable {
     var skipSelect = false
 
     if let placeholderOption = options.placeholderData, data == nil, status == .pending {
+      let prevResultPlaceholderData = currentResultPlaceholderData
       var placeholder: (any Sendable)?
       if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
         placeholder = prevResult.dataBox?.value
@@ -349,8 +366,8 @@ public class QueryObserver: @unchecked Sendable {
       failureReasonBox: newState.fetchFailureReasonBox,
       errorUpdateCount: newState.errorUpdateCount,
       isFetched: query.isFetched(),
-      isFetchedAfterMount: newState.dataUpdateCount > queryInitialState.dataUpdateCount
-        || newState.errorUpdateCount > queryInitialState.errorUpdateCount,
+      isFetchedAfterMount: newState.dataUpdateCount > initialDataUpdateCount
+        || newState.errorUpdateCount > initialErrorUpdateCount,
       isPlaceholderData: isPlaceholderData,
       isStale: isStale(query, options),
       isEnabled: resolveQueryBoolean(options.enabled, query) != false
@@ -359,13 +376,14 @@ public class QueryObserver: @unchecked Sendable {
 
   func updateResult() {
     let prevResult = currentResultStorage
-    let nextResult = createResult(currentQuery, optionsStorage)
+    let box = optionsBox
+    let nextResult = createResult(currentQuery, box.options)
     currentResultState = currentQuery.stateStorage
-    currentResultPlaceholderData = optionsStorage.placeholderData
+    currentResultPlaceholderData = box.options.placeholderData
     if currentResultState?.dataBox != nil { lastQueryWithDefinedData = currentQuery }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
     let notifiesOnAnyChange: Bool
-    switch optionsStorage.notifyOnChangeProps {
+    switch box.options.notifyOnChangeProps {
     case nil: notifiesOnAnyChange = trackedProps.isEmpty
     case .all?: notifiesOnAnyChange = true
     default: notifiesOnAnyChange = false
@@ -384,18 +402,18 @@ public class QueryObserver: @unchecked Sendable {
     let shouldNotify: Bool = {
       guard prevResult != nil else { return true }
       if notifiesOnAnyChange { return true }
-      let props = optionsStorage.notifyOnChangeProps?.resolved
+      let props = box.options.notifyOnChangeProps?.resolved
       if props == .all || (props == nil && trackedProps.isEmpty) { return true }
       var included: Set<String>
       if case .props(let list)? = props { included = Set(list) } else { included = trackedProps }
-      if optionsStorage.throwOnError == true { included.insert("error") }
+      if box.options.throwOnError == true { included.insert("error") }
       return !changed.isDisjoint(with: included)
     }()
     notify(listeners: shouldNotify)
   }
 
   private func updateQuery() {
-    let query = client.queryCache.build(client, optionsStorage)
+    let query = client.queryCache.build(client, optionsBox.options)
     if query === currentQuery { return }
     let prevQuery = currentQuery
     currentQuery = query

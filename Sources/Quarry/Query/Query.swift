@@ -119,9 +119,9 @@ public final class Query: @unchecked Sendable {
   /// The observers, in subscription order.
   public var observers: [QueryObserver] { engine.lock.sync { observersStorage } }
 
-  private func applyOptions(_ options: QueryOptions?) {
-    optionsStorage = Query.merge(options ?? QueryOptions(), defaults: defaultOptions)
-    if options?.isInfinite == true { queryType = "infinite" }
+  private func applyOptions(_ options: QueryOptions) {
+    optionsStorage = Query.merge(options, defaults: defaultOptions)
+    if options.isInfinite { queryType = "infinite" }
     updateGcTime(optionsBox.options.gcTime)
   }
 
@@ -134,7 +134,7 @@ public final class Query: @unchecked Sendable {
     return merged
   }
 
-  func setOptions(_ options: QueryOptions?) {
+  func setOptions(_ options: QueryOptions) {
     applyOptions(options)
     let merged = sharedOptions
     if stateStorage.dataBox == nil {
