@@ -218,7 +218,7 @@ public final class QueryCache: @unchecked Sendable {
       let id = listeners.add(listener)
       return { [weak self] in
         guard let self else { return }
-        self.engine.lock.sync { self.listeners.remove(id) }
+        self.engine.lock.sync { _ = self.listeners.remove(id) }
       }
     }
   }
