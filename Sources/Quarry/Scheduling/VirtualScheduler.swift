@@ -80,7 +80,7 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
     lock.withLock { _ = timers.remove(id.rawValue) }
   }
 
-  /// Cancels many timers under one lock (``clearTimeout(_:)`` for each).
+  /// Cancels many timers under one lock (``clearTimeout(_:)`` for each); the ids are distinct.
   func clearTimeouts(_ ids: [TimerID]) {
     lock.withLock { timers.remove(all: ids.lazy.map(\.rawValue)) }
   }

@@ -73,7 +73,7 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
     if case .some(.some(let baseID)) = baseID { base.clearTimeout(baseID) }
   }
 
-  /// ``clearTimeout(_:)`` for each of `ids`; a virtual base scheduler cancels the timers created
+  /// ``clearTimeout(_:)`` for each of `ids` (distinct); a virtual base scheduler cancels the timers created
   /// at once under one lock (`clear()` cancels every query's gc timer).
   func clearTimeouts(_ ids: [TimerID]) {
     guard let virtualBase else {
