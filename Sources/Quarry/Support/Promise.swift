@@ -21,8 +21,14 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   /// type does not depend on `T` and needs no metadata looked up per promise.
   private let lock = Mutex(())
   private var state: State = .pending
-  private var callbacks: [@Sendable (Result<T, any Error>) -> Void] = []
+  /// The first callback registered while pending, inline: most promises get exactly one, and
+  /// an array would cost an allocation for it.
+  private var firstCallback: Callback?
+  /// The callbacks registered while pending after the first, in order.
+  private var moreCallbacks: [Callback] = []
   let scheduler: any QueryScheduler
+
+  typealias Callback = @Sendable (Result<T, any Error>) -> Void
 
   init(scheduler: any QueryScheduler) { self.scheduler = scheduler }
 
@@ -48,20 +54,37 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   }
 
   private func settle(_ result: Result<T, any Error>) {
-    let pending: [@Sendable (Result<T, any Error>) -> Void]? = lock.withLock(orderingFor: self) { _ in
-      guard case .pending = state else { return nil }
+    let hasCallbacks: Bool = lock.withLock(orderingFor: self) { _ in
+      guard case .pending = state else { return false }
       switch result {
       case .success(let v): state = .fulfilled(v)
       case .failure(let e): state = .rejected(e)
       }
-      let list = callbacks
-      callbacks = []
-      return list
+      return firstCallback != nil
     }
-    guard let pending else { return }
-    for callback in pending {
-      scheduler.enqueue { callback(result) }
+    guard hasCallbacks else { return }
+    // JavaScript runs each callback as a microtask of its own, all queued here one after the
+    // other; one job running them in order runs the same code in the same order (a callback's
+    // own jobs queue behind the rest either way). The job captures only the promise, so it
+    // costs no closure context; the callbacks stay here until it runs (none is added meanwhile:
+    // the promise has settled).
+    scheduler.enqueue { [self] in deliver() }
+  }
+
+  /// Calls the callbacks registered before the promise settled, in order (the job `settle` queues).
+  private func deliver() {
+    let (first, more, result) = lock.withLock(orderingFor: self) { _ -> (Callback?, [Callback], Result<T, any Error>) in
+      let taken = (firstCallback, moreCallbacks)
+      firstCallback = nil
+      moreCallbacks = []
+      switch state {
+      case .fulfilled(let v): return (taken.0, taken.1, .success(v))
+      case .rejected(let e): return (taken.0, taken.1, .failure(e))
+      case .pending: preconditionFailure("a promise delivers only once settled")
+      }
     }
+    first?(result)
+    for callback in more { callback(result) }
   }
 
   /// Calls `callback` as a job once the promise settles.
@@ -75,7 +98,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
     lock.withLock(orderingFor: self) { _ in
       switch state {
       case .pending:
-        callbacks.append(callback)
+        if firstCallback == nil { firstCallback = callback } else { moreCallbacks.append(callback) }
         return nil
       case .fulfilled(let v): return .success(v)
       case .rejected(let e): return .failure(e)
