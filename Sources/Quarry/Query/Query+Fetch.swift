@@ -54,7 +54,9 @@ extension Query {
       : { [self] in
         let context = QueryFunctionContext(
           queryKey: queryKey, meta: sharedOptions.meta, client: client, signal: signal,
-          onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
+          // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
+          // context of its own (a weak capture cost one, and the query's weak-reference table).
+          onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
         abortSignalConsumed = false
         return runQueryFn(context, fetchOptionsCopy, queryFn: sharedOptions.queryFn)
       }
