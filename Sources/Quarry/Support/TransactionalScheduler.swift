@@ -22,10 +22,12 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   /// so its ids fit in 63 bits and can be handed out directly.
   private let directIDs: Bool
   private let timersLock = NSLock()
-  private var nextID: UInt64 = 0
+  // `nextID` and `timers` are `@exclusivity(unchecked)`. Safe: accessed only while `timersLock`
+  // (not recursive) is held, so no second access can begin while one is open.
+  @exclusivity(unchecked) private var nextID: UInt64 = 0
   /// Live recorded timers by engine number: the base timer, or `nil` while its creation is
   /// still recorded.
-  private var timers: [TimerNumber: TimerID?] = [:]
+  @exclusivity(unchecked) private var timers: [TimerNumber: TimerID?] = [:]
 
   /// The base scheduler when it is a ``VirtualScheduler`` (it cancels many timers at once).
   private let virtualBase: VirtualScheduler?
