@@ -94,15 +94,21 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
 
   /// Calls the callbacks registered before the promise settled, in order (the job `settle` queues).
   private func deliver() {
-    let (first, more, result) = lock.withLock(orderingFor: self) { _ -> (Callback?, [Callback], Result<T, any Error>) in
-      let taken = (firstCallback, moreCallbacks)
-      firstCallback = nil
-      moreCallbacks = []
-      switch state {
-      case .fulfilled(let v): return (taken.0, taken.1, .success(Promise.value(v)))
-      case .rejected(let e): return (taken.0, taken.1, .failure(e))
-      case .pending: preconditionFailure("a promise delivers only once settled")
-      }
+    // Taken into locals, not returned from the generic `withLock`: returning the closures
+    // through its generic result reabstracted each one (a thunk context allocated per callback).
+    var first: Callback?
+    var more: [Callback] = []
+    var settled = PromiseState.pending
+    lock.withLock(orderingFor: self) { _ in
+      swap(&first, &firstCallback)
+      swap(&more, &moreCallbacks)
+      settled = state
+    }
+    let result: Result<T, any Error>
+    switch settled {
+    case .fulfilled(let v): result = .success(Promise.value(v))
+    case .rejected(let e): result = .failure(e)
+    case .pending: preconditionFailure("a promise delivers only once settled")
     }
     first?(result)
     for callback in more { callback(result) }
