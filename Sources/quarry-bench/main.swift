@@ -34,6 +34,7 @@ if selected("hashKey") { report(CacheWorkloads.hashKey(rounds: rounds)) }
 if selected("invalidate") { InvalidateWorkloads.run(rounds: rounds).forEach(report) }
 if selected("observers") { ObserverWorkloads.run(rounds: rounds).forEach(report) }
 if selected("clear") { report(CacheWorkloads.clear(rounds: rounds)) }
+if selected("floor") { FloorWorkloads.run(rounds: rounds).forEach(report) }
 if selected("specs") { report(SpecWorkload.run(directory: specs)) }
 if selected("live") { LiveWorkloads.run().forEach(report) }
 if selected("scale") { ScaleWorkloads.run().forEach(report) }

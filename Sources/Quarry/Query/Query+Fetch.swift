@@ -54,7 +54,9 @@ extension Query {
       : { [self] in
         let context = QueryFunctionContext(
           queryKey: queryKey, meta: sharedOptions.meta, client: client, signal: signal,
-          onSignalRead: { [weak self] in self?.engine.lock.sync { self?.abortSignalConsumed = true } })
+          // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
+          // context of its own (a weak capture cost one, and the query's weak-reference table).
+          onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
         abortSignalConsumed = false
         return runQueryFn(context, fetchOptionsCopy, queryFn: sharedOptions.queryFn)
       }
@@ -101,7 +103,9 @@ extension Query {
         failure = QuarryError.undefinedData(queryHash: queryHash)
       } else {
         setData(returned, manual: false)
-        if let config = cache?.config {
+        // Recorded only when there is a callback to call (an empty effect cost a closure context
+        // per fetch; effects and jobs keep their order either way).
+        if let config = cache?.config, config.onSuccess != nil || config.onSettled != nil {
           let error = stateStorage.error
           engine.lock.record(.listener) {
             config.onSuccess?(data, self)
@@ -135,7 +139,7 @@ extension Query {
       }
     }
     dispatch(.error(failure))
-    if let config = cache?.config {
+    if let config = cache?.config, config.onError != nil || config.onSettled != nil {
       let data = stateStorage.data
       engine.lock.record(.listener) {
         config.onError?(failure, self)

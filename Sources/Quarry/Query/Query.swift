@@ -58,6 +58,8 @@ public final class Query: @unchecked Sendable {
   /// `nil` stands for a blank `QueryState()`, the initial state of every query without initial
   /// data: those hold no second state (about 100 bytes) to copy and destroy.
   private var initialStateBox: QueryStateBox?
+  /// The state a cancelled fetch reverts to (TanStack's `#revertState`): stored when a fetch
+  /// starts, and by a manual write while a fetch runs (``dispatch(_:data:state:)``).
   var revertState: QueryState?
   var retryer: Retryer?
   var observersStorage: [QueryObserver] = []
@@ -85,7 +87,7 @@ public final class Query: @unchecked Sendable {
     // TanStack's `getDefaultState(this.options)`: the options merged with the key's defaults.
     let initial = Query.defaultState(optionsBox.options, now: engine.now)
     self.initialStateBox = initial.isBlank ? nil : QueryStateBox(initial)
-    self.stateStorage = state ?? initial
+    if let state { self.stateStorage = state } else { self.stateStorage = initial }
     updateGcTime(optionsBox.options.gcTime)
     scheduleGc()
   }
@@ -103,7 +105,8 @@ public final class Query: @unchecked Sendable {
     if shared.options.isInfinite { queryType = "infinite" }
     let initial = Query.defaultState(shared.options, now: engine.now)
     self.initialStateBox = initial.isBlank ? nil : QueryStateBox(initial)
-    self.stateStorage = state ?? initial
+    // Not `state ?? initial`: its autoclosure copies the state.
+    if let state { self.stateStorage = state } else { self.stateStorage = initial }
     updateGcTime(shared.options.gcTime)
     scheduleGc()
   }
@@ -153,8 +156,9 @@ public final class Query: @unchecked Sendable {
   }
 
   static func defaultState(_ options: QueryOptions, now: Double) -> QueryState {
+    guard let initialData = options.initialData else { return QueryState() }
     var state = QueryState()
-    if let data = options.initialData?.resolve() {
+    if let data = initialData.resolve() {
       state.dataBox = boxed(data)
       state.dataUpdatedAt = options.initialDataUpdatedAt ?? now
       state.status = .success
@@ -321,7 +325,13 @@ public final class Query: @unchecked Sendable {
     default: break
     }
     Query.reduce(&stateStorage, action, data: data, replacement: replacement, now: now, networkModeAllows: networkModeAllows)
-    if case .success(_, let manual) = action { revertState = manual ? stateStorage : nil }
+    if case .success(_, let manual) = action {
+      // TanStack keeps the state a manual write leaves to revert a running fetch to. Only a
+      // running fetch's `onCancel` reads it, and every fetch stores the state it starts from
+      // first, so without a retryer (no fetch running) the copy would never be read: none is
+      // kept (a copy and a destroy less per write, and no second reference to the data).
+      revertState = manual && retryer != nil ? stateStorage : nil
+    }
     for observer in observersStorage { observer.onQueryUpdate() }
     cache?.notify(.updated(self, action))
   }

@@ -7,7 +7,9 @@ public final class AbortSignal: @unchecked Sendable {
   // cost two more allocations per fetch), only reached through `withGuarded`.
   private struct Guarded {
     var aborted = false
-    var handlers: [@Sendable () -> Void] = []
+    /// The first handler inline (a fetch registers one: cancelling its task), the rest after.
+    var firstHandler: (@Sendable () -> Void)?
+    var moreHandlers: [@Sendable () -> Void] = []
   }
 
   private let guarded = Mutex(Guarded())
@@ -28,7 +30,7 @@ public final class AbortSignal: @unchecked Sendable {
   public func onAbort(_ handler: @escaping @Sendable () -> Void) {
     let now = withGuarded { g -> Bool in
       if g.aborted { return true }
-      g.handlers.append(handler)
+      if g.firstHandler == nil { g.firstHandler = handler } else { g.moreHandlers.append(handler) }
       return false
     }
     if now { handler() }
@@ -39,8 +41,12 @@ public final class AbortSignal: @unchecked Sendable {
     let list: [@Sendable () -> Void] = withGuarded { g in
       guard !g.aborted else { return [] }
       g.aborted = true
-      defer { g.handlers = [] }
-      return g.handlers
+      defer {
+        g.firstHandler = nil
+        g.moreHandlers = []
+      }
+      guard let first = g.firstHandler else { return [] }
+      return [first] + g.moreHandlers
     }
     if list.isEmpty { return }
     engineLock.record(.plumbing) { list.forEach { $0() } }

@@ -91,9 +91,17 @@ final class Retryer: @unchecked Sendable {
     if isResolved { return }
     let initial = failureCount == 0 ? config.initialPromise : nil
     let attempt = initial ?? config.fn()
-    attempt
-      .then { [self] value in engine.lock.sync { resolve(value) } }
-      .then({ _ in }, { [self] error in engine.lock.sync { handleFailure(error) } })
+    // TanStack's `.then(resolve).catch(handleFailure)`: `resolve` one job after the attempt
+    // fulfils; `handleFailure` two jobs after it rejects (the rejection passes through the
+    // `then` promise first), so its job is queued at the moment that promise would settle.
+    // The `catch` promise's no-op job after a success ran nothing observable: left out, with
+    // the two intermediate promises and their closures.
+    attempt.whenSettled { [self] outcome in
+      switch outcome {
+      case .success(let value): engine.lock.sync { resolve(value) }
+      case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
+      }
+    }
   }
 
   private func handleFailure(_ error: any Error) {

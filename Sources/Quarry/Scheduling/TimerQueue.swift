@@ -46,8 +46,17 @@ struct TimerQueue<Due: Comparable, Payload> {
   }
 
   /// Removes every listed timer (unknown ids are ignored) and compacts the heap at most once,
-  /// at the end (removing one by one compacts at every halving).
-  mutating func remove<S: Sequence<UInt64>>(all ids: S) {
+  /// at the end (removing one by one compacts at every halving). The ids must be distinct.
+  ///
+  /// When they are exactly the live timers (as many, each live: `clear()` of a cache whose
+  /// timers are all gc timers), the map is emptied at once instead of entry by entry.
+  mutating func remove<C: Collection<UInt64>>(all ids: C) {
+    assert(Set(ids).count == ids.count, "remove(all:) needs distinct ids")
+    if ids.count == live.count, ids.allSatisfy({ live[TimerNumber($0)] != nil }) {
+      live.removeAll(keepingCapacity: true)
+      heap.removeAll(keepingCapacity: true)
+      return
+    }
     for id in ids { live.removeValue(forKey: TimerNumber(id)) }
     if live.isEmpty {
       heap.removeAll(keepingCapacity: true)

@@ -22,10 +22,12 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   /// so its ids fit in 63 bits and can be handed out directly.
   private let directIDs: Bool
   private let timersLock = NSLock()
-  private var nextID: UInt64 = 0
+  // `nextID` and `timers` are `@exclusivity(unchecked)`. Safe: accessed only while `timersLock`
+  // (not recursive) is held, so no second access can begin while one is open.
+  @exclusivity(unchecked) private var nextID: UInt64 = 0
   /// Live recorded timers by engine number: the base timer, or `nil` while its creation is
   /// still recorded.
-  private var timers: [TimerNumber: TimerID?] = [:]
+  @exclusivity(unchecked) private var timers: [TimerNumber: TimerID?] = [:]
 
   /// The base scheduler when it is a ``VirtualScheduler`` (it cancels many timers at once).
   private let virtualBase: VirtualScheduler?
@@ -51,17 +53,12 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 
   func setTimeout(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
     if directIDs && lock.canActNow { return direct(base.setTimeout(delay, body)) }
-    return schedule { [base] id in
-      base.setTimeout(delay) { [weak self] in
-        self?.fired(id)
-        body()
-      }
-    }
+    return schedule(RecordedTimer(delay: delay, body: body, repeating: false))
   }
 
   func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
     if directIDs && lock.canActNow { return direct(base.setInterval(interval, body)) }
-    return schedule { [base] _ in base.setInterval(interval, body) }
+    return schedule(RecordedTimer(delay: interval, body: body, repeating: true))
   }
 
   func clearTimeout(_ id: TimerID) {
@@ -73,7 +70,7 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
     if case .some(.some(let baseID)) = baseID { base.clearTimeout(baseID) }
   }
 
-  /// ``clearTimeout(_:)`` for each of `ids`; a virtual base scheduler cancels the timers created
+  /// ``clearTimeout(_:)`` for each of `ids` (distinct); a virtual base scheduler cancels the timers created
   /// at once under one lock (`clear()` cancels every query's gc timer).
   func clearTimeouts(_ ids: [TimerID]) {
     guard let virtualBase else {
@@ -93,26 +90,61 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   private func direct(_ baseID: TimerID) -> TimerID { TimerID(rawValue: baseID.rawValue << 1) }
 
   /// Allocates an engine number and creates the base timer now, or when the transaction ends.
-  private func schedule(_ create: @escaping @Sendable (UInt64) -> TimerID) -> TimerID {
+  private func schedule(_ timer: RecordedTimer) -> TimerID {
     let id: UInt64 = timersLock.withLock {
       nextID += 1
       timers[TimerNumber(nextID)] = .some(nil)
       return nextID
     }
-    let start: @Sendable () -> Void = { [weak self] in
-      guard let self else { return }
-      self.timersLock.withLock {
-        // Cleared before its creation ran: never create it.
-        guard self.timers[TimerNumber(id)] != nil else { return }
-        self.timers[TimerNumber(id)] = .some(create(id))
-      }
-    }
-    if lock.isHeldByCurrentThread { lock.record(.plumbing, start) } else { start() }
+    timer.id = id
+    timer.scheduler = self
+    // Closures capturing only the timer object cost no context of their own.
+    if lock.isHeldByCurrentThread { lock.record(.plumbing) { timer.start() } } else { timer.start() }
     return TimerID(rawValue: id << 1 | 1)
   }
 
-  private func fired(_ id: UInt64) {
+  /// Creates `timer`'s base timer, unless it was cleared before its creation ran.
+  fileprivate func start(_ timer: RecordedTimer) {
+    timersLock.withLock {
+      // Cleared before its creation ran: never create it.
+      guard timers[TimerNumber(timer.id)] != nil else { return }
+      let baseID = timer.repeating
+        ? base.setInterval(timer.delay, timer.body)
+        : base.setTimeout(timer.delay) { timer.fire() }
+      timers[TimerNumber(timer.id)] = .some(baseID)
+    }
+  }
+
+  fileprivate func fired(_ id: UInt64) {
     _ = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id)) }
+  }
+}
+
+/// A timer whose creation a transaction recorded: what the base timer needs, in one object, so
+/// that the recorded creation and the base timer's callback are closures over it alone (three
+/// closure contexts per timer before).
+private final class RecordedTimer: @unchecked Sendable {
+  // Safe: `id` and `scheduler` are written once by `schedule`, before the timer object is shared
+  // (the recorded effect and the base timer are created after); the rest is immutable.
+  let delay: Double
+  let body: @Sendable () -> Void
+  let repeating: Bool
+  var id: UInt64 = 0
+  /// Weak: a base scheduler that outlives the engine must not keep it alive through its timers.
+  weak var scheduler: TransactionalScheduler?
+
+  init(delay: Double, body: @escaping @Sendable () -> Void, repeating: Bool) {
+    self.delay = delay
+    self.body = body
+    self.repeating = repeating
+  }
+
+  func start() { scheduler?.start(self) }
+
+  /// The base timeout fired: forget its number, then run the body.
+  func fire() {
+    scheduler?.fired(id)
+    body()
   }
 }
 
