@@ -43,7 +43,9 @@ public class QueryObserver: @unchecked Sendable {
   public init(client: QueryClient, options: QueryOptions) {
     self.client = client
     self.engine = client.engine
-    self.optionsBox = QueryOptionsBox(options)
+    // `setOptions` reads only whether the previous options were defaulted (and compares them
+    // if so): undefaulted options need no box of their own for that.
+    self.optionsBox = options.defaulted ? QueryOptionsBox(options) : QueryOptionsBox.undefaulted
     engine.lock.sync { setOptions(options) }
   }
 
@@ -132,7 +134,7 @@ public class QueryObserver: @unchecked Sendable {
       let box = QueryOptionsBox(client.defaultQueryOptions(options))
       optionsBox = box
       updateQuery()
-      currentQuery.setOptions(box.options)
+      currentQuery.setOptions(sharing: box)
       if prevBox.options.defaulted && !box.options.isShallowEqual(to: prevBox.options) {
         client.queryCache.notify(.observerOptionsUpdated(currentQuery, self))
       }
@@ -207,7 +209,7 @@ public class QueryObserver: @unchecked Sendable {
   func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
     updateQuery()
     let box = optionsBox
-    let promise = currentQuery.fetch(box.options, fetchOptions)
+    let promise = currentQuery.fetch(sharing: box, fetchOptions)
     if fetchOptions?.throwOnError == true { return promise }
     return promise.ignoringRejection()
   }

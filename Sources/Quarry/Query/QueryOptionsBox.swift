@@ -2,6 +2,9 @@
 final class QueryOptionsBox: Sendable {
   let options: QueryOptions
   init(_ options: QueryOptions) { self.options = options }
+
+  /// Blank options (not defaulted): what a new observer holds until its `setOptions`.
+  static let undefaulted = QueryOptionsBox(QueryOptions())
 }
 
 /// A `QueryState` value on the heap (a query's initial state when it has initial data).
