@@ -83,3 +83,62 @@ import Testing
     unsubscribe()
   }
 }
+
+/// An observer whose key is cached takes the query's hash instead of writing it again; the
+/// hash must be the one `defaultQueryOptions` writes, and the query the one `build` finds.
+@Suite struct ObserverHashReuseTests {
+  @Test func aCachedKeysHashIsTheQuerysAndEqualsTheWrittenOne() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let key: QueryKey = ["todos", 7, ["page": 2, "a": -0.0]]
+    client.setQueryData(key, value: 1)
+    let cached = client.queryCache.get(key.queryHash)!
+    let observer = QueryObserver(client: client, options: QueryOptions(queryKey: key))
+    #expect(observer.getCurrentQuery() === cached)
+    #expect(observer.options.queryHash == key.queryHash)
+    #expect(observer.options.queryHash == client.defaultQueryOptions(QueryOptions(queryKey: key)).queryHash)
+    #expect(observer.options.keyHashed)
+  }
+
+  @Test func anUncachedKeyBuildsOneQueryFoundByKeyAfterwards() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let first = QueryObserver(client: client, options: QueryOptions(queryKey: ["a", 1]))
+    let second = QueryObserver(client: client, options: QueryOptions(queryKey: ["a", 1]))
+    #expect(first.getCurrentQuery() === second.getCurrentQuery())
+    #expect(client.queryCache.getAll().count == 1)
+    #expect(first.options.queryHash == #"["a",1]"#)
+    #expect(client.engine.lock.sync { client.queryCache.lookup(key: ["a", 1]) } === first.getCurrentQuery())
+  }
+
+  @Test func aKeyHashFunctionIsStillCalled() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    var options = QueryOptions(queryKey: ["a"])
+    options.queryKeyHashFn = FunctionBox { _ in "custom" }
+    let observer = QueryObserver(client: client, options: options)
+    #expect(observer.options.queryHash == "custom")
+    #expect(observer.getCurrentQuery().queryHash == "custom")
+    #expect(client.queryCache.getAll().count == 2)
+  }
+
+  @Test func aKeyWithTheHashOfAnotherKeyFindsThatKeysQuery() {
+    // `[null]` and `[undefined]` are unequal keys with one hash: found by hash, as before.
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData([JSONValue.null], value: 1)
+    let observer = QueryObserver(client: client, options: QueryOptions(queryKey: [JSONValue.undefined]))
+    #expect(observer.getCurrentQuery() === client.queryCache.get("[null]"))
+    #expect(observer.options.queryHash == "[null]")
+    #expect(client.queryCache.getAll().count == 1)
+  }
+
+  @Test func aDefaultHashFunctionIsStillCalled() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    var defaults = QueryOptions()
+    defaults.queryKeyHashFn = FunctionBox { key in "d:" + key.queryHash }
+    client.setQueryDefaults(["a"], defaults)
+    let observer = QueryObserver(client: client, options: QueryOptions(queryKey: ["a"]))
+    #expect(observer.options.queryHash == #"d:["a"]"#)
+    #expect(observer.getCurrentQuery() !== client.queryCache.get(#"["a"]"#))
+  }
+}
+

@@ -131,9 +131,10 @@ public class QueryObserver: @unchecked Sendable {
     engine.lock.sync {
       let prevBox = optionsBox
       let prevQuery = currentQuery
-      let box = QueryOptionsBox(client.defaultQueryOptions(options))
+      var hint = CachedQueryHint.none
+      let box = QueryOptionsBox(client.defaultQueryOptions(options, identity: true, hint: &hint, lookUp: true))
       optionsBox = box
-      updateQuery()
+      updateQuery(hint)
       currentQuery.setOptions(sharing: box)
       if prevBox.options.defaulted && !box.options.isShallowEqual(to: prevBox.options) {
         client.queryCache.notify(.observerOptionsUpdated(currentQuery, self))
@@ -414,8 +415,14 @@ public class QueryObserver: @unchecked Sendable {
     notify(listeners: shouldNotify)
   }
 
-  private func updateQuery() {
-    let query = client.queryCache.build(client, optionsBox.options)
+  /// Builds (or finds) the query of the current options; `hint` is what defaulting them found.
+  private func updateQuery(_ hint: CachedQueryHint = .none) {
+    let query: Query
+    switch hint {
+    case .found(let cached): query = cached
+    case .missed(let keySlot): query = client.queryCache.build(client, optionsBox.options, keySlot: keySlot)
+    case .none: query = client.queryCache.build(client, optionsBox.options)
+    }
     if query === currentQuery { return }
     let prevQuery = currentQuery
     currentQuery = query
