@@ -23,10 +23,13 @@ public class QueryObserver: @unchecked Sendable {
   var currentQuery: Query!
   var currentQueryInitialState = QueryState()
   var currentResultStorage: QueryObserverResult?
-  var currentResultState: QueryState?
-  /// The `placeholderData` option of the options the current result was made with (all that
-  /// `createResult` reads of them; keeping the whole options copied 392 bytes per update).
-  var currentResultPlaceholderData: PlaceholderDataOption?
+  /// The data of the query state the current result was made from (all that is read of that
+  /// state: keeping the whole state copied and destroyed a `QueryState` per update).
+  var currentResultDataBox: DataBox?
+  /// The options the current result was made with (`createResult` reads their
+  /// `placeholderData`): a reference to their box, where copying the option itself cost an
+  /// outlined copy and destroy of an `Optional<PlaceholderDataOption>` per update.
+  var currentResultOptions: QueryOptionsBox?
   var selectError: ErrorBox?
   var selectFn: SelectFunction?
   var selectResult: DataBox?
@@ -181,8 +184,8 @@ public class QueryObserver: @unchecked Sendable {
         return result
       }
       currentResultStorage = result
-      currentResultPlaceholderData = optionsBox.options.placeholderData
-      currentResultState = currentQuery.stateStorage
+      currentResultOptions = optionsBox
+      currentResultDataBox = currentQuery.stateStorage.dataBox
       return result
     }
   }
@@ -289,7 +292,7 @@ public class QueryObserver: @unchecked Sendable {
     var readsPrevious = options.select != nil
     if case .some = options.placeholderData { readsPrevious = true }
     let prevResult = readsPrevious ? currentResultStorage : nil
-    let prevResultState = readsPrevious ? currentResultState : nil
+    let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
     let queryChange = query !== prevQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
     let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialState.dataUpdateCount
@@ -307,7 +310,7 @@ public class QueryObserver: @unchecked Sendable {
     var skipSelect = false
 
     if let placeholderOption = options.placeholderData, data == nil, status == .pending {
-      let prevResultPlaceholderData = currentResultPlaceholderData
+      let prevResultPlaceholderData = currentResultOptions?.options.placeholderData
       var placeholder: (any Sendable)?
       if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
         placeholder = prevResult.dataBox?.value
@@ -333,7 +336,7 @@ public class QueryObserver: @unchecked Sendable {
     }
 
     if let select = options.select, let raw = data, !skipSelect {
-      if prevResult != nil, sameData(raw, prevResultState?.dataBox), select === selectFn {
+      if prevResult != nil, sameData(raw, prevResultDataBox), select === selectFn {
         data = selectResult
       } else {
         do {
@@ -381,9 +384,9 @@ public class QueryObserver: @unchecked Sendable {
     let prevResult = currentResultStorage
     let box = optionsBox
     let nextResult = createResult(currentQuery, box.options)
-    currentResultState = currentQuery.stateStorage
-    currentResultPlaceholderData = box.options.placeholderData
-    if currentResultState?.dataBox != nil { lastQueryWithDefinedData = currentQuery }
+    currentResultDataBox = currentQuery.stateStorage.dataBox
+    currentResultOptions = box
+    if currentResultDataBox != nil { lastQueryWithDefinedData = currentQuery }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
     let notifiesOnAnyChange: Bool
     switch box.options.notifyOnChangeProps {
@@ -478,7 +481,7 @@ func shouldFetchOptionally(_ query: Query, _ prevQuery: Query?, _ options: Query
 
 func isStale(_ query: Query, _ options: QueryOptions) -> Bool {
   resolveQueryBoolean(options.enabled, query) != false
-    && query.isStaleByTime(resolveStaleTime(options.staleTime, query))
+    && query.isStaleByTimeLocked(resolveStaleTime(options.staleTime, query))
 }
 
 /// What a user function returned, as data with an identity: a value equal to the function's data
