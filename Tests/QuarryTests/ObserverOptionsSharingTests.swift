@@ -142,3 +142,42 @@ import Testing
   }
 }
 
+
+/// Results a listener received.
+private final class ResultLog: @unchecked Sendable {
+  // Safe: `stored` is guarded by `lock`.
+  private let lock = NSLockish()
+  private var stored: [QueryObserverResult] = []
+  func append(_ result: QueryObserverResult) { lock.sync { stored.append(result) } }
+  var results: [QueryObserverResult] { lock.sync { stored } }
+}
+
+/// An observer keeps its current result in a box that its listener calls share.
+@Suite struct ObserverResultBoxTests {
+  @Test func listenersGetTheCurrentResultAndEarlierResultsKeepTheirValues() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    client.setQueryData(["a"], value: 1)
+    var options = QueryOptions(queryKey: ["a"])
+    options.staleTime = .value(.milliseconds(.infinity))
+    let observer = QueryObserver(client: client, options: options)
+    let received = ResultLog()
+    let unsubscribe = observer.subscribe { result in received.append(result) }
+    let first = observer.getCurrentResult()
+    client.setQueryData(["a"], value: 2)
+    client.setQueryData(["a"], value: 3)
+    scheduler.runUntilIdle()
+    let results = received.results
+    #expect(results.map { $0.data as? Int } == [2, 3])
+    #expect(first.data as? Int == 1)
+    #expect(observer.getCurrentResult().data as? Int == 3)
+    #expect(sameData(observer.getCurrentResult().dataBox, results.last?.dataBox))
+    // An optimistic result that differs becomes the current one, as before.
+    var other = options
+    other.queryKey = ["b"]
+    let optimistic = observer.getOptimisticResult(other)
+    #expect(optimistic.status == .pending)
+    #expect(observer.getCurrentResult().status == .pending)
+    unsubscribe()
+  }
+}

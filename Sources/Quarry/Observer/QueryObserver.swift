@@ -22,7 +22,16 @@ public class QueryObserver: @unchecked Sendable {
   }
   var currentQuery: Query!
   var currentQueryInitialState = QueryState()
-  var currentResultStorage: QueryObserverResult?
+  /// The current result on the heap: keeping it, comparing with it and handing it to the
+  /// listeners' calls is a reference each, where each copy or destroy of an
+  /// `Optional<QueryObserverResult>` went through the runtime's generic `Optional` witnesses
+  /// (about 200 instructions) and every listener call's closure held a copy of the result.
+  var currentResultBox: QueryObserverResultBox?
+  /// The current result (``currentResultBox``'s).
+  var currentResultStorage: QueryObserverResult? {
+    get { currentResultBox?.result }
+    set { currentResultBox = newValue.map(QueryObserverResultBox.init) }
+  }
   /// The data of the query state the current result was made from (all that is read of that
   /// state: keeping the whole state copied and destroyed a `QueryState` per update).
   var currentResultDataBox: DataBox?
@@ -381,7 +390,7 @@ public class QueryObserver: @unchecked Sendable {
   }
 
   func updateResult() {
-    let prevResult = currentResultStorage
+    let prevResult = currentResultBox
     let box = optionsBox
     let nextResult = createResult(currentQuery, box.options)
     currentResultDataBox = currentQuery.stateStorage.dataBox
@@ -398,13 +407,14 @@ public class QueryObserver: @unchecked Sendable {
     if let prevResult {
       // The names are needed only to match them against tracked or listed properties.
       if notifiesOnAnyChange {
-        if !nextResult.hasChangedProperties(from: prevResult) { return }
+        if !nextResult.hasChangedProperties(from: prevResult.result) { return }
       } else {
-        changed = nextResult.changedProperties(from: prevResult)
+        changed = nextResult.changedProperties(from: prevResult.result)
         if changed.isEmpty { return }
       }
     }
-    currentResultStorage = nextResult
+    let next = QueryObserverResultBox(nextResult)
+    currentResultBox = next
     let shouldNotify: Bool = {
       guard prevResult != nil else { return true }
       if notifiesOnAnyChange { return true }
@@ -415,7 +425,7 @@ public class QueryObserver: @unchecked Sendable {
       if box.options.throwOnError == true { included.insert("error") }
       return !changed.isDisjoint(with: included)
     }()
-    notify(listeners: shouldNotify)
+    notify(listeners: shouldNotify, next)
   }
 
   /// Builds (or finds) the query of the current options; `hint` is what defaulting them found.
@@ -441,10 +451,8 @@ public class QueryObserver: @unchecked Sendable {
     if !listeners.isEmpty { updateTimers() }
   }
 
-  private func notify(listeners notifyListeners: Bool) {
-    if notifyListeners, let result = currentResultStorage {
-      listeners.notify(result, via: engine.lock)
-    }
+  private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {
+    if notifyListeners { listeners.notify(result, via: engine.lock) }
     client.queryCache.notify(.observerResultsUpdated(currentQuery))
   }
 }
