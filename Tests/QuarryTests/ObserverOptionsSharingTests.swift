@@ -181,3 +181,33 @@ private final class ResultLog: @unchecked Sendable {
     unsubscribe()
   }
 }
+
+/// A box's `isCommonPrimitive` is a shortcut of `isPrimitive`: never true where it is false.
+@Suite struct DataBoxPrimitiveTests {
+  @Test func theShortcutAgreesWithIsPrimitive() {
+    let values: [any Sendable] = [
+      1, "x", 1.5, true, JSONValue.number(1), JSONValue.string("x"), JSONValue.array([]), Float(1), Int64(2),
+      [1, 2], ["a": 1], Int?.some(1), Int?.none as any Sendable, DataBox(3),
+    ]
+    for value in values {
+      let box = DataBox(value)
+      if box.isCommonPrimitive { #expect(isPrimitive(box.value)) }
+    }
+    #expect(DataBox(1).isCommonPrimitive && DataBox("x").isCommonPrimitive)
+    #expect(DataBox(1.5).isCommonPrimitive && DataBox(false).isCommonPrimitive)
+    #expect(DataBox(DataBox(1)).isCommonPrimitive)
+    #expect(!DataBox(JSONValue.number(1)).isCommonPrimitive && isPrimitive(JSONValue.number(1)))
+    let optional = DataBox(Int?.some(1) as any Sendable)
+    #expect(optional.isCommonPrimitive == false)
+  }
+
+  @Test func sameDataComparesPrimitivesByValueEitherWay() {
+    #expect(sameData(DataBox(1), DataBox(1)))
+    #expect(!sameData(DataBox(1), DataBox(2)))
+    #expect(!sameData(DataBox(1), DataBox(1.0)))
+    #expect(sameData(DataBox(JSONValue.number(1)), DataBox(JSONValue.number(1))))
+    #expect(!sameData(DataBox(JSONValue.array([])), DataBox(JSONValue.array([]))))
+    #expect(sameData(DataBox("a"), DataBox(Optional("a") as any Sendable)) == isPrimitive(Optional("a") as any Sendable))
+    #expect(!sameData(DataBox([1]), DataBox([1])))
+  }
+}
