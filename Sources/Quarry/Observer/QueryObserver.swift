@@ -21,7 +21,11 @@ public class QueryObserver: @unchecked Sendable {
     set { optionsBox = QueryOptionsBox(newValue) }
   }
   var currentQuery: Query!
-  var currentQueryInitialState = QueryState()
+  /// The two counts of the current query's state when the observer took the query (TanStack's
+  /// `#currentQueryInitialState`, of which only these are read: a whole `QueryState` cost a copy
+  /// and a destroy per query change).
+  var currentQueryInitialDataUpdateCount = 0
+  var currentQueryInitialErrorUpdateCount = 0
   /// The current result on the heap: keeping it, comparing with it and handing it to the
   /// listeners' calls is a reference each, where each copy or destroy of an
   /// `Optional<QueryObserverResult>` went through the runtime's generic `Optional` witnesses
@@ -307,8 +311,8 @@ public class QueryObserver: @unchecked Sendable {
     let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
     let queryChange = query !== prevQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
-    let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialState.dataUpdateCount
-    let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialState.errorUpdateCount
+    let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialDataUpdateCount
+    let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialErrorUpdateCount
     var newState = query.stateStorage
     if optimistic, listeners.isEmpty, shouldFetchOnMount(query, options) {
       Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.sharedOptions.networkMode))
@@ -442,7 +446,8 @@ public class QueryObserver: @unchecked Sendable {
     if query === currentQuery { return }
     let prevQuery = currentQuery
     currentQuery = query
-    currentQueryInitialState = query.stateStorage
+    currentQueryInitialDataUpdateCount = query.stateStorage.dataUpdateCount
+    currentQueryInitialErrorUpdateCount = query.stateStorage.errorUpdateCount
     if !listeners.isEmpty {
       prevQuery?.removeObserver(self)
       query.addObserver(self)
