@@ -211,3 +211,38 @@ private final class ResultLog: @unchecked Sendable {
     #expect(!sameData(DataBox([1]), DataBox([1])))
   }
 }
+
+/// `hasPlaceholderData` follows `placeholderData` through every way options are made.
+@Suite struct PlaceholderFlagTests {
+  @Test func theFlagFollowsTheOption() {
+    var options = QueryOptions(queryKey: ["a"])
+    #expect(!options.hasPlaceholderData)
+    options.placeholderData = .value(1)
+    #expect(options.hasPlaceholderData)
+    options.placeholderData = nil
+    #expect(!options.hasPlaceholderData)
+    options.placeholderData = .function(FunctionBox { @Sendable _, _ in nil })
+    #expect(options.hasPlaceholderData)
+    var base = QueryOptions()
+    base.placeholderData = .value(2)
+    #expect(QueryOptions(queryKey: ["b"]).merged(over: base).hasPlaceholderData)
+    #expect(!QueryOptions(queryKey: ["b"]).merged(over: QueryOptions()).hasPlaceholderData)
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var defaults = client.defaultOptions
+    defaults.queries = base
+    client.defaultOptions = defaults
+    #expect(client.defaultQueryOptions(QueryOptions(queryKey: ["c"])).hasPlaceholderData)
+  }
+
+  @Test func aDefaultedPlaceholderStillShowsWhilePending() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var defaults = client.defaultOptions
+    defaults.queries.placeholderData = .value(42)
+    client.defaultOptions = defaults
+    var options = QueryOptions(queryKey: ["p"])
+    options.enabled = .value(false)
+    let observer = QueryObserver(client: client, options: options)
+    let result = observer.getCurrentResult()
+    #expect(result.isPlaceholderData && result.data as? Int == 42 && result.status == .success)
+  }
+}

@@ -306,7 +306,7 @@ public class QueryObserver: @unchecked Sendable {
     // The previous result and its state are read only by the placeholder and select branches
     // (copying them cost an outlined copy and destroy of each per result otherwise).
     var readsPrevious = options.select != nil
-    if case .some = options.placeholderData { readsPrevious = true }
+    if options.hasPlaceholderData { readsPrevious = true }
     let prevResult = readsPrevious ? currentResultStorage : nil
     let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
     let queryChange = query !== prevQuery
@@ -325,7 +325,7 @@ public class QueryObserver: @unchecked Sendable {
     var data = newState.dataBox
     var skipSelect = false
 
-    if let placeholderOption = options.placeholderData, data == nil, status == .pending {
+    if options.hasPlaceholderData, data == nil, status == .pending, let placeholderOption = options.placeholderData {
       let prevResultPlaceholderData = currentResultOptions?.options.placeholderData
       var placeholder: (any Sendable)?
       if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
