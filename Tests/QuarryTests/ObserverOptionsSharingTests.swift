@@ -246,3 +246,29 @@ private final class ResultLog: @unchecked Sendable {
     #expect(result.isPlaceholderData && result.data as? Int == 42 && result.status == .success)
   }
 }
+
+/// The refetch filter's lock-free checks answer as the public ones.
+@Suite struct LockedQueryChecksTests {
+  @Test func lockedChecksAnswerAsThePublicOnes() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    client.setQueryData(["b"], value: 2)
+    var staticOptions = QueryOptions(queryKey: ["a"])
+    staticOptions.staleTime = .value(.static)
+    let a = QueryObserver(client: client, options: staticOptions)
+    var disabled = QueryOptions(queryKey: ["b"])
+    disabled.enabled = .value(false)
+    disabled.staleTime = .value(.milliseconds(5))
+    let b = QueryObserver(client: client, options: disabled)
+    let ua = a.subscribe { _ in }
+    let ub = b.subscribe { _ in }
+    for query in [a.getCurrentQuery(), b.getCurrentQuery()] {
+      let locked = client.engine.lock.sync { (query.isStaticLocked(), query.isDisabledLocked(), query.isActiveLocked()) }
+      #expect(locked.0 == query.isStatic() && locked.1 == query.isDisabled() && locked.2 == query.isActive())
+    }
+    #expect(a.getCurrentQuery().isStatic() && !b.getCurrentQuery().isStatic())
+    #expect(b.getCurrentQuery().isDisabled() && !a.getCurrentQuery().isDisabled())
+    ua()
+    ub()
+  }
+}

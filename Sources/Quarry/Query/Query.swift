@@ -235,25 +235,35 @@ public final class Query: @unchecked Sendable {
   }
 
   /// Whether an enabled observer watches the query.
-  public func isActive() -> Bool {
-    engine.lock.sync { observersStorage.contains { $0.resolveEnabled(for: self) != false } }
+  public func isActive() -> Bool { engine.lock.sync { isActiveLocked() } }
+
+  /// ``isActive()`` for a caller that holds the engine lock.
+  func isActiveLocked() -> Bool {
+    for observer in observersStorage where observer.resolveEnabled(for: self) != false { return true }
+    return false
   }
 
   /// Whether the query is disabled (TanStack's `isDisabled`).
-  public func isDisabled() -> Bool {
-    engine.lock.sync {
-      if !observersStorage.isEmpty { return !isActive() }
-      return sharedOptions.queryFn?.isSkipToken == true || !isFetched()
-    }
+  public func isDisabled() -> Bool { engine.lock.sync { isDisabledLocked() } }
+
+  /// ``isDisabled()`` for a caller that holds the engine lock.
+  func isDisabledLocked() -> Bool {
+    if !observersStorage.isEmpty { return !isActiveLocked() }
+    return sharedOptions.queryFn?.isSkipToken == true || !isFetched()
   }
 
   func isFetched() -> Bool { stateStorage.dataUpdateCount + stateStorage.errorUpdateCount > 0 }
 
   /// Whether an observer holds `staleTime: 'static'`.
-  public func isStatic() -> Bool {
-    engine.lock.sync {
-      observersStorage.contains { resolveStaleTime($0.optionsStorage.staleTime, self) == .static }
+  public func isStatic() -> Bool { engine.lock.sync { isStaticLocked() } }
+
+  /// ``isStatic()`` for a caller that holds the engine lock; reads each observer's `staleTime`
+  /// from its options box (its `optionsStorage` copied all of its options).
+  func isStaticLocked() -> Bool {
+    for observer in observersStorage where resolveStaleTime(observer.optionsBox.options.staleTime, self) == .static {
+      return true
     }
+    return false
   }
 
   /// Whether the query is stale (observers decide when there are any).
