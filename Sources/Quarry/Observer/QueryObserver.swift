@@ -313,16 +313,47 @@ public class QueryObserver: @unchecked Sendable {
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
     let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialDataUpdateCount
     let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialErrorUpdateCount
-    var newState = query.stateStorage
-    if optimistic, listeners.isEmpty, shouldFetchOnMount(query, options) {
-      Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.sharedOptions.networkMode))
+    var status: QueryStatus
+    var error: ErrorBox?
+    var errorUpdatedAt: Double
+    var data: DataBox?
+    let fetchStatus: FetchStatus
+    let dataUpdatedAt: Double
+    let failureCount: Int
+    let failureReasonBox: ErrorBox?
+    let errorUpdateCount: Int
+    let dataUpdateCount: Int
+    if optimistic {
+      var newState = query.stateStorage
+      if listeners.isEmpty, shouldFetchOnMount(query, options) {
+        Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.sharedOptions.networkMode))
+      }
+      if isRestoring { newState.fetchStatus = .idle }
+      status = newState.status
+      error = newState.errorBox
+      errorUpdatedAt = newState.errorUpdatedAt
+      data = newState.dataBox
+      fetchStatus = newState.fetchStatus
+      dataUpdatedAt = newState.dataUpdatedAt
+      failureCount = newState.fetchFailureCount
+      failureReasonBox = newState.fetchFailureReasonBox
+      errorUpdateCount = newState.errorUpdateCount
+      dataUpdateCount = newState.dataUpdateCount
+    } else {
+      // The state's members one by one: a copy of the whole state also copied (and then
+      // destroyed) its `fetchMeta` and retained and released every box in it, per result.
+      status = query.stateStorage.status
+      error = query.stateStorage.errorBox
+      errorUpdatedAt = query.stateStorage.errorUpdatedAt
+      data = query.stateStorage.dataBox
+      fetchStatus = query.stateStorage.fetchStatus
+      dataUpdatedAt = query.stateStorage.dataUpdatedAt
+      failureCount = query.stateStorage.fetchFailureCount
+      failureReasonBox = query.stateStorage.fetchFailureReasonBox
+      errorUpdateCount = query.stateStorage.errorUpdateCount
+      dataUpdateCount = query.stateStorage.dataUpdateCount
     }
-    if optimistic, isRestoring { newState.fetchStatus = .idle }
     var isPlaceholderData = false
-    var status = newState.status
-    var error = newState.errorBox
-    var errorUpdatedAt = newState.errorUpdatedAt
-    var data = newState.dataBox
     var skipSelect = false
 
     if options.hasPlaceholderData, data == nil, status == .pending, let placeholderOption = options.placeholderData {
@@ -379,17 +410,17 @@ public class QueryObserver: @unchecked Sendable {
 
     return QueryObserverResult(
       status: status,
-      fetchStatus: newState.fetchStatus,
+      fetchStatus: fetchStatus,
       dataBox: data,
-      dataUpdatedAt: newState.dataUpdatedAt,
+      dataUpdatedAt: dataUpdatedAt,
       errorBox: error,
       errorUpdatedAt: errorUpdatedAt,
-      failureCount: newState.fetchFailureCount,
-      failureReasonBox: newState.fetchFailureReasonBox,
-      errorUpdateCount: newState.errorUpdateCount,
+      failureCount: failureCount,
+      failureReasonBox: failureReasonBox,
+      errorUpdateCount: errorUpdateCount,
       isFetched: query.isFetched(),
-      isFetchedAfterMount: newState.dataUpdateCount > initialDataUpdateCount
-        || newState.errorUpdateCount > initialErrorUpdateCount,
+      isFetchedAfterMount: dataUpdateCount > initialDataUpdateCount
+        || errorUpdateCount > initialErrorUpdateCount,
       isPlaceholderData: isPlaceholderData,
       isStale: isStale(query, options),
       isEnabled: resolveQueryBoolean(options.enabled, query) != false

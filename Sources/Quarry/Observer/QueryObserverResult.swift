@@ -107,5 +107,5 @@ public struct QueryObserverResult: Sendable {
 /// A ``QueryObserverResult`` on the heap, never mutated (an observer's current result).
 final class QueryObserverResultBox: Sendable {
   let result: QueryObserverResult
-  init(_ result: QueryObserverResult) { self.result = result }
+  init(_ result: consuming QueryObserverResult) { self.result = result }
 }
