@@ -80,7 +80,7 @@ extension QueryClient {
     engine.lock.sync {
       let fetchOptions = FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError)
       let promises: [Promise<any Sendable>] = queryCache.findAll(filters)
-        .filter { !$0.isDisabled() && !$0.isStatic() }
+        .filter { !$0.isDisabledLocked() && !$0.isStaticLocked() }
         .map { query in
           let fetch = query.fetch(nil, fetchOptions)
           // With `throwOnError`, the fetch promise itself; otherwise `.catch(noop)`.

@@ -305,6 +305,16 @@ public final class QueryClient: @unchecked Sendable {
   /// that only build a query (a query's own options never keep it).
   /// Takes `options` (a caller's temporary is not copied: the struct is about 400 bytes).
   func defaultQueryOptions(_ options: consuming QueryOptions, identity: Bool) -> QueryOptions {
+    var hint = CachedQueryHint.none
+    return defaultQueryOptions(options, identity: identity, hint: &hint, lookUp: false)
+  }
+
+  /// ``defaultQueryOptions(_:identity:)``; with `lookUp`, a key hashed by `hashKey` (no
+  /// `queryHash` or `queryKeyHashFn` given or defaulted) is first looked up in the cache's key
+  /// table: a query found there has that very hash (equal keys hash equally), so its
+  /// `queryHash` is taken instead of writing the string again, and `hint` says which query the
+  /// options build. The caller holds the engine lock.
+  func defaultQueryOptions(_ options: consuming QueryOptions, identity: Bool, hint: inout CachedQueryHint, lookUp: Bool) -> QueryOptions {
     if options.defaulted { return options }
     var d = options
     engine.lock.sync {
@@ -322,11 +332,36 @@ public final class QueryClient: @unchecked Sendable {
     d.identity = identity ? OptionsIdentity() : nil
     if d.queryHash == nil {
       d.keyHashed = d.queryKeyHashFn == nil
-      d.queryHash = hashQueryKeyByOptions(d.queryKey ?? [], d)
+      if lookUp, d.keyHashed, let key = d.queryKey {
+        let slot = Prehashed(key)
+        if let query = queryCache.lookup(keySlot: slot) {
+          d.queryHash = query.queryHash
+          hint = .found(query)
+        } else {
+          d.queryHash = key.queryHash
+          hint = .missed(slot)
+        }
+      } else {
+        // `hashQueryKeyByOptions`, without copying the options into its argument.
+        let key = d.queryKey ?? []
+        d.queryHash = d.queryKeyHashFn?.call(key) ?? key.queryHash
+      }
     }
     if d.refetchOnReconnect == nil { d.refetchOnReconnect = d.networkMode != .always ? .ifStale : .never }
     if d.throwOnError == nil { d.throwOnError = false }
     if d.queryFn?.isSkipToken == true { d.enabled = .value(false) }
     return d
   }
+}
+
+/// What ``QueryClient/defaultQueryOptions(_:identity:hint:lookUp:)`` learned about the cached
+/// query of the options it defaulted.
+enum CachedQueryHint {
+  /// Nothing: build the query from the options (`QueryCache.build`).
+  case none
+  /// The query cached under the options' key: the one `build` would return.
+  case found(Query)
+  /// No query is cached under the key (one may still be under its hash); the key as hashed
+  /// for the key table, for `build` to insert a new query with.
+  case missed(Prehashed<QueryKey>)
 }

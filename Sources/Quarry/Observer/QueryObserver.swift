@@ -21,12 +21,28 @@ public class QueryObserver: @unchecked Sendable {
     set { optionsBox = QueryOptionsBox(newValue) }
   }
   var currentQuery: Query!
-  var currentQueryInitialState = QueryState()
-  var currentResultStorage: QueryObserverResult?
-  var currentResultState: QueryState?
-  /// The `placeholderData` option of the options the current result was made with (all that
-  /// `createResult` reads of them; keeping the whole options copied 392 bytes per update).
-  var currentResultPlaceholderData: PlaceholderDataOption?
+  /// The two counts of the current query's state when the observer took the query (TanStack's
+  /// `#currentQueryInitialState`, of which only these are read: a whole `QueryState` cost a copy
+  /// and a destroy per query change).
+  var currentQueryInitialDataUpdateCount = 0
+  var currentQueryInitialErrorUpdateCount = 0
+  /// The current result on the heap: keeping it, comparing with it and handing it to the
+  /// listeners' calls is a reference each, where each copy or destroy of an
+  /// `Optional<QueryObserverResult>` went through the runtime's generic `Optional` witnesses
+  /// (about 200 instructions) and every listener call's closure held a copy of the result.
+  var currentResultBox: QueryObserverResultBox?
+  /// The current result (``currentResultBox``'s).
+  var currentResultStorage: QueryObserverResult? {
+    get { currentResultBox?.result }
+    set { currentResultBox = newValue.map(QueryObserverResultBox.init) }
+  }
+  /// The data of the query state the current result was made from (all that is read of that
+  /// state: keeping the whole state copied and destroyed a `QueryState` per update).
+  var currentResultDataBox: DataBox?
+  /// The options the current result was made with (`createResult` reads their
+  /// `placeholderData`): a reference to their box, where copying the option itself cost an
+  /// outlined copy and destroy of an `Optional<PlaceholderDataOption>` per update.
+  var currentResultOptions: QueryOptionsBox?
   var selectError: ErrorBox?
   var selectFn: SelectFunction?
   var selectResult: DataBox?
@@ -36,14 +52,19 @@ public class QueryObserver: @unchecked Sendable {
   var staleTimeout: TimerID?
   var refetchInterval: TimerID?
   var currentRefetchInterval: Double?
-  var trackedProps = Set<String>()
+  /// `@exclusivity(unchecked)`: every access inserts, reads or copies the set whole, and
+  /// hashing and comparing `String`s runs no code of ours, so no two accesses can overlap (the
+  /// dynamic check cost about 76 instructions on every result update).
+  @exclusivity(unchecked) var trackedProps = Set<String>()
   var listeners = ListenerRegistry<QueryObserverResult>()
 
   /// Creates an observer; it does nothing until subscribed.
   public init(client: QueryClient, options: QueryOptions) {
     self.client = client
     self.engine = client.engine
-    self.optionsBox = QueryOptionsBox(options)
+    // `setOptions` reads only whether the previous options were defaulted (and compares them
+    // if so): undefaulted options need no box of their own for that.
+    self.optionsBox = options.defaulted ? QueryOptionsBox(options) : QueryOptionsBox.undefaulted
     engine.lock.sync { setOptions(options) }
   }
 
@@ -129,10 +150,11 @@ public class QueryObserver: @unchecked Sendable {
     engine.lock.sync {
       let prevBox = optionsBox
       let prevQuery = currentQuery
-      let box = QueryOptionsBox(client.defaultQueryOptions(options))
+      var hint = CachedQueryHint.none
+      let box = QueryOptionsBox(client.defaultQueryOptions(options, identity: true, hint: &hint, lookUp: true))
       optionsBox = box
-      updateQuery()
-      currentQuery.setOptions(box.options)
+      updateQuery(hint)
+      currentQuery.setOptions(sharing: box)
       if prevBox.options.defaulted && !box.options.isShallowEqual(to: prevBox.options) {
         client.queryCache.notify(.observerOptionsUpdated(currentQuery, self))
       }
@@ -178,8 +200,8 @@ public class QueryObserver: @unchecked Sendable {
         return result
       }
       currentResultStorage = result
-      currentResultPlaceholderData = optionsBox.options.placeholderData
-      currentResultState = currentQuery.stateStorage
+      currentResultOptions = optionsBox
+      currentResultDataBox = currentQuery.stateStorage.dataBox
       return result
     }
   }
@@ -207,7 +229,7 @@ public class QueryObserver: @unchecked Sendable {
   func executeFetch(_ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
     updateQuery()
     let box = optionsBox
-    let promise = currentQuery.fetch(box.options, fetchOptions)
+    let promise = currentQuery.fetch(sharing: box, fetchOptions)
     if fetchOptions?.throwOnError == true { return promise }
     return promise.ignoringRejection()
   }
@@ -284,27 +306,58 @@ public class QueryObserver: @unchecked Sendable {
     // The previous result and its state are read only by the placeholder and select branches
     // (copying them cost an outlined copy and destroy of each per result otherwise).
     var readsPrevious = options.select != nil
-    if case .some = options.placeholderData { readsPrevious = true }
+    if options.hasPlaceholderData { readsPrevious = true }
     let prevResult = readsPrevious ? currentResultStorage : nil
-    let prevResultState = readsPrevious ? currentResultState : nil
+    let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
     let queryChange = query !== prevQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
-    let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialState.dataUpdateCount
-    let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialState.errorUpdateCount
-    var newState = query.stateStorage
-    if optimistic, listeners.isEmpty, shouldFetchOnMount(query, options) {
-      Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.sharedOptions.networkMode))
+    let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialDataUpdateCount
+    let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialErrorUpdateCount
+    var status: QueryStatus
+    var error: ErrorBox?
+    var errorUpdatedAt: Double
+    var data: DataBox?
+    let fetchStatus: FetchStatus
+    let dataUpdatedAt: Double
+    let failureCount: Int
+    let failureReasonBox: ErrorBox?
+    let errorUpdateCount: Int
+    let dataUpdateCount: Int
+    if optimistic {
+      var newState = query.stateStorage
+      if listeners.isEmpty, shouldFetchOnMount(query, options) {
+        Query.applyFetchState(&newState, networkModeAllows: engine.canFetch(query.sharedOptions.networkMode))
+      }
+      if isRestoring { newState.fetchStatus = .idle }
+      status = newState.status
+      error = newState.errorBox
+      errorUpdatedAt = newState.errorUpdatedAt
+      data = newState.dataBox
+      fetchStatus = newState.fetchStatus
+      dataUpdatedAt = newState.dataUpdatedAt
+      failureCount = newState.fetchFailureCount
+      failureReasonBox = newState.fetchFailureReasonBox
+      errorUpdateCount = newState.errorUpdateCount
+      dataUpdateCount = newState.dataUpdateCount
+    } else {
+      // The state's members one by one: a copy of the whole state also copied (and then
+      // destroyed) its `fetchMeta` and retained and released every box in it, per result.
+      status = query.stateStorage.status
+      error = query.stateStorage.errorBox
+      errorUpdatedAt = query.stateStorage.errorUpdatedAt
+      data = query.stateStorage.dataBox
+      fetchStatus = query.stateStorage.fetchStatus
+      dataUpdatedAt = query.stateStorage.dataUpdatedAt
+      failureCount = query.stateStorage.fetchFailureCount
+      failureReasonBox = query.stateStorage.fetchFailureReasonBox
+      errorUpdateCount = query.stateStorage.errorUpdateCount
+      dataUpdateCount = query.stateStorage.dataUpdateCount
     }
-    if optimistic, isRestoring { newState.fetchStatus = .idle }
     var isPlaceholderData = false
-    var status = newState.status
-    var error = newState.errorBox
-    var errorUpdatedAt = newState.errorUpdatedAt
-    var data = newState.dataBox
     var skipSelect = false
 
-    if let placeholderOption = options.placeholderData, data == nil, status == .pending {
-      let prevResultPlaceholderData = currentResultPlaceholderData
+    if options.hasPlaceholderData, data == nil, status == .pending, let placeholderOption = options.placeholderData {
+      let prevResultPlaceholderData = currentResultOptions?.options.placeholderData
       var placeholder: (any Sendable)?
       if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
         placeholder = prevResult.dataBox?.value
@@ -330,7 +383,7 @@ public class QueryObserver: @unchecked Sendable {
     }
 
     if let select = options.select, let raw = data, !skipSelect {
-      if prevResult != nil, sameData(raw, prevResultState?.dataBox), select === selectFn {
+      if prevResult != nil, sameData(raw, prevResultDataBox), select === selectFn {
         data = selectResult
       } else {
         do {
@@ -357,17 +410,17 @@ public class QueryObserver: @unchecked Sendable {
 
     return QueryObserverResult(
       status: status,
-      fetchStatus: newState.fetchStatus,
+      fetchStatus: fetchStatus,
       dataBox: data,
-      dataUpdatedAt: newState.dataUpdatedAt,
+      dataUpdatedAt: dataUpdatedAt,
       errorBox: error,
       errorUpdatedAt: errorUpdatedAt,
-      failureCount: newState.fetchFailureCount,
-      failureReasonBox: newState.fetchFailureReasonBox,
-      errorUpdateCount: newState.errorUpdateCount,
+      failureCount: failureCount,
+      failureReasonBox: failureReasonBox,
+      errorUpdateCount: errorUpdateCount,
       isFetched: query.isFetched(),
-      isFetchedAfterMount: newState.dataUpdateCount > initialDataUpdateCount
-        || newState.errorUpdateCount > initialErrorUpdateCount,
+      isFetchedAfterMount: dataUpdateCount > initialDataUpdateCount
+        || errorUpdateCount > initialErrorUpdateCount,
       isPlaceholderData: isPlaceholderData,
       isStale: isStale(query, options),
       isEnabled: resolveQueryBoolean(options.enabled, query) != false
@@ -375,12 +428,12 @@ public class QueryObserver: @unchecked Sendable {
   }
 
   func updateResult() {
-    let prevResult = currentResultStorage
+    let prevResult = currentResultBox
     let box = optionsBox
     let nextResult = createResult(currentQuery, box.options)
-    currentResultState = currentQuery.stateStorage
-    currentResultPlaceholderData = box.options.placeholderData
-    if currentResultState?.dataBox != nil { lastQueryWithDefinedData = currentQuery }
+    currentResultDataBox = currentQuery.stateStorage.dataBox
+    currentResultOptions = box
+    if currentResultDataBox != nil { lastQueryWithDefinedData = currentQuery }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
     let notifiesOnAnyChange: Bool
     switch box.options.notifyOnChangeProps {
@@ -392,13 +445,14 @@ public class QueryObserver: @unchecked Sendable {
     if let prevResult {
       // The names are needed only to match them against tracked or listed properties.
       if notifiesOnAnyChange {
-        if !nextResult.hasChangedProperties(from: prevResult) { return }
+        if !nextResult.hasChangedProperties(from: prevResult.result) { return }
       } else {
-        changed = nextResult.changedProperties(from: prevResult)
+        changed = nextResult.changedProperties(from: prevResult.result)
         if changed.isEmpty { return }
       }
     }
-    currentResultStorage = nextResult
+    let next = QueryObserverResultBox(nextResult)
+    currentResultBox = next
     let shouldNotify: Bool = {
       guard prevResult != nil else { return true }
       if notifiesOnAnyChange { return true }
@@ -409,15 +463,22 @@ public class QueryObserver: @unchecked Sendable {
       if box.options.throwOnError == true { included.insert("error") }
       return !changed.isDisjoint(with: included)
     }()
-    notify(listeners: shouldNotify)
+    notify(listeners: shouldNotify, next)
   }
 
-  private func updateQuery() {
-    let query = client.queryCache.build(client, optionsBox.options)
+  /// Builds (or finds) the query of the current options; `hint` is what defaulting them found.
+  private func updateQuery(_ hint: CachedQueryHint = .none) {
+    let query: Query
+    switch hint {
+    case .found(let cached): query = cached
+    case .missed(let keySlot): query = client.queryCache.build(client, optionsBox.options, keySlot: keySlot)
+    case .none: query = client.queryCache.build(client, optionsBox.options)
+    }
     if query === currentQuery { return }
     let prevQuery = currentQuery
     currentQuery = query
-    currentQueryInitialState = query.stateStorage
+    currentQueryInitialDataUpdateCount = query.stateStorage.dataUpdateCount
+    currentQueryInitialErrorUpdateCount = query.stateStorage.errorUpdateCount
     if !listeners.isEmpty {
       prevQuery?.removeObserver(self)
       query.addObserver(self)
@@ -429,10 +490,8 @@ public class QueryObserver: @unchecked Sendable {
     if !listeners.isEmpty { updateTimers() }
   }
 
-  private func notify(listeners notifyListeners: Bool) {
-    if notifyListeners, let result = currentResultStorage {
-      listeners.notify(result, via: engine.lock)
-    }
+  private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {
+    if notifyListeners { listeners.notify(result, via: engine.lock) }
     client.queryCache.notify(.observerResultsUpdated(currentQuery))
   }
 }
@@ -469,7 +528,7 @@ func shouldFetchOptionally(_ query: Query, _ prevQuery: Query?, _ options: Query
 
 func isStale(_ query: Query, _ options: QueryOptions) -> Bool {
   resolveQueryBoolean(options.enabled, query) != false
-    && query.isStaleByTime(resolveStaleTime(options.staleTime, query))
+    && query.isStaleByTimeLocked(resolveStaleTime(options.staleTime, query))
 }
 
 /// What a user function returned, as data with an identity: a value equal to the function's data

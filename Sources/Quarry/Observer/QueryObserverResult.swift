@@ -103,3 +103,9 @@ public struct QueryObserverResult: Sendable {
     return changed
   }
 }
+
+/// A ``QueryObserverResult`` on the heap, never mutated (an observer's current result).
+final class QueryObserverResultBox: Sendable {
+  let result: QueryObserverResult
+  init(_ result: consuming QueryObserverResult) { self.result = result }
+}

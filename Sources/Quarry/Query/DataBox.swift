@@ -28,17 +28,24 @@ public final class DataBox: @unchecked Sendable {
   /// `[JSONValue]`, `[any Sendable]`: which may be deep): decided once, where the value's type is
   /// read anyway, so releasing other data asks no dynamic type again.
   private let mayBeDeep: Bool
+  /// Whether `storage` is an `Int`, `String`, `Double` or `Bool`: a primitive that `sameData`
+  /// compares by value, known from the type read here anyway (`isPrimitive` asks the runtime
+  /// for the dynamic type, twice per comparison of two boxes). `false` says nothing: other
+  /// primitives are still found by `isPrimitive`.
+  let isCommonPrimitive: Bool
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
     let type = type(of: value)
     if type == DataBox.self || castMaySeeThrough(type), let box = value as? DataBox {
       storage = box.storage
       mayBeDeep = box.mayBeDeep
+      isCommonPrimitive = box.isCommonPrimitive
     } else {
       storage = value
       mayBeDeep =
         type == JSONValue.self || type == InfiniteData.self || type == [JSONValue].self
         || type == [any Sendable].self
+      isCommonPrimitive = type == Int.self || type == String.self || type == Double.self || type == Bool.self
     }
   }
 
@@ -131,7 +138,8 @@ func sameData(_ a: DataBox?, _ b: DataBox?) -> Bool {
   case (nil, nil): return true
   case (let x?, let y?):
     if x === y { return true }
-    return isPrimitive(x.value) && isPrimitive(y.value) && valuesEqual(x.value, y.value)
+    return (x.isCommonPrimitive || isPrimitive(x.value)) && (y.isCommonPrimitive || isPrimitive(y.value))
+      && valuesEqual(x.value, y.value)
   default: return false
   }
 }

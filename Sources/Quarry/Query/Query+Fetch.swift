@@ -30,6 +30,11 @@ extension Optional: OptionalValue {
 extension Query {
   /// Fetches the query, deduplicating onto a running fetch (TanStack's `Query.fetch`).
   func fetch(_ options: QueryOptions? = nil, _ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
+    fetch(sharing: options.map(QueryOptionsBox.init), fetchOptions)
+  }
+
+  /// ``fetch(_:_:)`` with the options on the heap (an observer's: see ``setOptions(sharing:)``).
+  func fetch(sharing options: QueryOptionsBox?, _ fetchOptions: FetchOptions? = nil) -> Promise<any Sendable> {
     if stateStorage.fetchStatus != .idle, retryer?.status != .rejected {
       if stateStorage.dataBox != nil, fetchOptions?.cancelRefetch == true {
         _ = cancel(CancelOptions(silent: true))
@@ -40,11 +45,11 @@ extension Query {
         return joined
       }
     }
-    if let options { setOptions(options) }
+    if let options { setOptions(sharing: options) }
     if sharedOptions.queryFn == nil,
-      let observer = observersStorage.first(where: { $0.optionsStorage.queryFn != nil })
+      let observer = observersStorage.first(where: { $0.optionsBox.options.queryFn != nil })
     {
-      setOptions(observer.optionsStorage)
+      setOptions(sharing: observer.optionsBox)
     }
 
     let signal = AbortSignal()

@@ -24,7 +24,9 @@ public final class Query: @unchecked Sendable {
   /// The options on the heap, copy on write: queries built from the same defaulted options
   /// (a keyed write of a new key with the client's defaults) share one box, so a query costs one
   /// reference instead of a 392-byte copy to build and to free. Changing the options puts a new
-  /// box in place; a box is never mutated.
+  /// box in place; a box is never mutated. A query whose key has no `setQueryDefaults` takes the
+  /// box of the observer (or fetch) that sets its options as it is (`setOptions(sharing:)`):
+  /// that box's `identity` is then the observer's, which ``optionsStorage`` leaves out.
   private var optionsBox: QueryOptionsBox
   /// Whether the options' `queryKey` and `queryHash` are this query's own `queryKey` and
   /// `queryHash` (a shared box leaves them out) rather than the box's.
@@ -32,19 +34,21 @@ public final class Query: @unchecked Sendable {
   /// The options of the last fetch or observer (``options`` under the lock).
   var optionsStorage: QueryOptions {
     get {
-      guard optionsKeyIsOwn else { return optionsBox.options }
       var options = optionsBox.options
-      options.queryKey = queryKey
-      options.queryHash = queryHash
+      // A query's options have no identity of their own (TanStack's `{...defaults, ...options}`
+      // is a new object); a box shared with an observer carries the observer's.
+      options.identity = nil
+      if optionsKeyIsOwn {
+        options.queryKey = queryKey
+        options.queryHash = queryHash
+      }
       return options
     }
-    set {
-      optionsBox = QueryOptionsBox(newValue)
-      optionsKeyIsOwn = false
-    }
   }
-  /// The options for reading a member other than `queryKey` and `queryHash` (no copy).
+  /// The options for reading a member other than `queryKey`, `queryHash` and `identity` (no copy).
   var sharedOptions: QueryOptions { optionsBox.options }
+  /// The box itself (tests check what it is shared with).
+  var sharedOptionsBox: QueryOptionsBox { optionsBox }
   /// The state. `@exclusivity(unchecked)`: every access reads or writes it whole or one member
   /// at a time, except `dispatch`'s `Query.reduce(&stateStorage, …)`, a static function that
   /// touches nothing but its argument, so no two accesses can overlap; the dynamic check cost
@@ -122,12 +126,6 @@ public final class Query: @unchecked Sendable {
   /// The observers, in subscription order.
   public var observers: [QueryObserver] { engine.lock.sync { observersStorage } }
 
-  private func applyOptions(_ options: QueryOptions) {
-    optionsStorage = Query.merge(options, defaults: defaultOptions)
-    if options.isInfinite { queryType = "infinite" }
-    updateGcTime(optionsBox.options.gcTime)
-  }
-
   /// `options` over the key's defaults (TanStack's `{...this.#defaultOptions, ...options}`).
   private static func merge(_ options: consuming QueryOptions, defaults: QueryOptions?) -> QueryOptions {
     if let defaults { return options.merged(over: defaults) }
@@ -137,11 +135,26 @@ public final class Query: @unchecked Sendable {
     return merged
   }
 
-  func setOptions(_ options: QueryOptions) {
-    applyOptions(options)
-    let merged = sharedOptions
-    if stateStorage.dataBox == nil {
-      let defaultState = Query.defaultState(merged, now: engine.now)
+  /// TanStack's `setOptions`.
+  func setOptions(_ options: QueryOptions) { setOptions(sharing: QueryOptionsBox(options)) }
+
+  /// ``setOptions(_:)`` with options already on the heap (an observer's defaulted options, never
+  /// mutated): without key defaults the query keeps `box` itself, since merging over nothing
+  /// changes only the identity, which ``optionsStorage`` leaves out; with key defaults it gets
+  /// a merged box of its own.
+  func setOptions(sharing box: QueryOptionsBox) {
+    if let defaults = defaultOptions {
+      optionsBox = QueryOptionsBox(box.options.merged(over: defaults))
+    } else {
+      optionsBox = box
+    }
+    optionsKeyIsOwn = false
+    let merged = optionsBox
+    if box.options.isInfinite { queryType = "infinite" }
+    updateGcTime(merged.options.gcTime)
+    // Only initial data can give the default state data (and only then is it worth building).
+    if stateStorage.dataBox == nil, case .some = merged.options.initialData {
+      let defaultState = Query.defaultState(merged.options, now: engine.now)
       if let box = defaultState.dataBox {
         var next = stateStorage
         next.dataBox = box
@@ -226,25 +239,35 @@ public final class Query: @unchecked Sendable {
   }
 
   /// Whether an enabled observer watches the query.
-  public func isActive() -> Bool {
-    engine.lock.sync { observersStorage.contains { $0.resolveEnabled(for: self) != false } }
+  public func isActive() -> Bool { engine.lock.sync { isActiveLocked() } }
+
+  /// ``isActive()`` for a caller that holds the engine lock.
+  func isActiveLocked() -> Bool {
+    for observer in observersStorage where observer.resolveEnabled(for: self) != false { return true }
+    return false
   }
 
   /// Whether the query is disabled (TanStack's `isDisabled`).
-  public func isDisabled() -> Bool {
-    engine.lock.sync {
-      if !observersStorage.isEmpty { return !isActive() }
-      return sharedOptions.queryFn?.isSkipToken == true || !isFetched()
-    }
+  public func isDisabled() -> Bool { engine.lock.sync { isDisabledLocked() } }
+
+  /// ``isDisabled()`` for a caller that holds the engine lock.
+  func isDisabledLocked() -> Bool {
+    if !observersStorage.isEmpty { return !isActiveLocked() }
+    return sharedOptions.queryFn?.isSkipToken == true || !isFetched()
   }
 
   func isFetched() -> Bool { stateStorage.dataUpdateCount + stateStorage.errorUpdateCount > 0 }
 
   /// Whether an observer holds `staleTime: 'static'`.
-  public func isStatic() -> Bool {
-    engine.lock.sync {
-      observersStorage.contains { resolveStaleTime($0.optionsStorage.staleTime, self) == .static }
+  public func isStatic() -> Bool { engine.lock.sync { isStaticLocked() } }
+
+  /// ``isStatic()`` for a caller that holds the engine lock; reads each observer's `staleTime`
+  /// from its options box (its `optionsStorage` copied all of its options).
+  func isStaticLocked() -> Bool {
+    for observer in observersStorage where resolveStaleTime(observer.optionsBox.options.staleTime, self) == .static {
+      return true
     }
+    return false
   }
 
   /// Whether the query is stale (observers decide when there are any).
@@ -257,12 +280,16 @@ public final class Query: @unchecked Sendable {
 
   /// Whether the data is older than `staleTime`.
   public func isStaleByTime(_ staleTime: StaleTime? = nil) -> Bool {
-    engine.lock.sync {
-      if stateStorage.dataBox == nil { return true }
-      if staleTime == .static { return false }
-      if stateStorage.isInvalidated { return true }
-      return timeUntilStale(stateStorage.dataUpdatedAt, staleTime, now: engine.now) == 0
-    }
+    engine.lock.sync { isStaleByTimeLocked(staleTime) }
+  }
+
+  /// ``isStaleByTime(_:)`` for a caller that holds the engine lock (the observers' hot paths:
+  /// taking the recursive lock again cost about 250 instructions per call).
+  func isStaleByTimeLocked(_ staleTime: StaleTime?) -> Bool {
+    if stateStorage.dataBox == nil { return true }
+    if staleTime == .static { return false }
+    if stateStorage.isInvalidated { return true }
+    return timeUntilStale(stateStorage.dataUpdatedAt, staleTime, now: engine.now) == 0
   }
 
   func onFocus() {

@@ -36,8 +36,13 @@ public struct QueryOptions: Sendable {
   public var placeholderData: PlaceholderDataOption? {
     didSet {
       if case .value(let v)? = placeholderData, !(v is DataBox) { placeholderData = .value(DataBox(v)) }
+      hasPlaceholderData = placeholderData != nil
     }
   }
+  /// Whether `placeholderData` is set (kept by its `didSet`; no initializer sets it): testing
+  /// the option itself copied and destroyed an `Optional<PlaceholderDataOption>` (outlined,
+  /// about 60 instructions each) in every observer result.
+  private(set) var hasPlaceholderData = false
   /// Data the query starts with, cached. A value is boxed once, so every query built from these
   /// options starts with the same object (JavaScript passes the same reference).
   public var initialData: InitialDataOption? {

@@ -1,7 +1,11 @@
 /// A `QueryOptions` value on the heap.
 final class QueryOptionsBox: Sendable {
   let options: QueryOptions
-  init(_ options: QueryOptions) { self.options = options }
+  /// Takes `options` (a caller's temporary moves in without a copy).
+  init(_ options: consuming QueryOptions) { self.options = options }
+
+  /// Blank options (not defaulted): what a new observer holds until its `setOptions`.
+  static let undefaulted = QueryOptionsBox(QueryOptions())
 }
 
 /// A `QueryState` value on the heap (a query's initial state when it has initial data).

@@ -63,3 +63,17 @@ struct ListenerRegistry<Value> {
     }
   }
 }
+
+extension ListenerRegistry where Value == QueryObserverResult {
+  /// ``notify(_:via:)`` with the result on the heap: each recorded call holds a reference to
+  /// it instead of a copy.
+  func notify(_ box: QueryObserverResultBox, via lock: EngineLock) {
+    for entry in entries {
+      if entry.isInline {
+        entry.body(box.result)
+        continue
+      }
+      lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(box.result) } }
+    }
+  }
+}
