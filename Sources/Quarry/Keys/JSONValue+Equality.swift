@@ -60,43 +60,10 @@ extension JSONValue {
   /// their size only (equal values still hash equally, and equality decides).
   static let hashedDepth = 4
 
-  /// Hashes the value consistently with `==` (exact code units; `-0` and `0` alike).
+  /// Hashes the value consistently with `==` (exact code units; `-0` and `0` alike; object
+  /// members in any order): its structural hash (`JSONValue+StructuralHash.swift`).
   public func hash(into hasher: inout Hasher) {
-    hashBounded(into: &hasher, depth: 0)
-  }
-
-  private func hashBounded(into hasher: inout Hasher, depth: Int) {
-    switch self {
-    case .null: hasher.combine(0 as UInt8)
-    case .undefined: hasher.combine(1 as UInt8)
-    case .bool(let b):
-      hasher.combine(2 as UInt8)
-      hasher.combine(b)
-    case .number(let n):
-      hasher.combine(3 as UInt8)
-      hasher.combine(n)
-    case .string(let s):
-      hasher.combine(4 as UInt8)
-      s.hashCodeUnits(into: &hasher)
-    case .array(let items):
-      hasher.combine(5 as UInt8)
-      hasher.combine(items.count)
-      guard depth < JSONValue.hashedDepth else { return }
-      for item in items { item.hashBounded(into: &hasher, depth: depth + 1) }
-    case .object(let members):
-      hasher.combine(6 as UInt8)
-      hasher.combine(members.count)
-      guard depth < JSONValue.hashedDepth else { return }
-      // Member order must not matter: combine each member's own hash commutatively.
-      var sum = 0
-      for (key, value) in members {
-        var inner = Hasher()
-        key.hashCodeUnits(into: &inner)
-        value.hashBounded(into: &inner, depth: depth + 1)
-        sum &+= inner.finalize()
-      }
-      hasher.combine(sum)
-    }
+    hasher.combine(structuralHash)
   }
 }
 

@@ -41,12 +41,17 @@ extension QueryKey {
     }
   }
 
-  /// Hashes the parts (as `hasher.combine(parts)`).
+  /// Hashes the parts: their structural hash (`JSONValue+StructuralHash.swift`).
   @inline(__always)
   public func hash(into hasher: inout Hasher) {
+    hasher.combine(structuralHash)
+  }
+
+  /// The parts' structural hash: equal keys hash equally.
+  var structuralHash: Int {
     switch storage {
-    case .inline(let parts): hasher.combine(parts)
-    case .deep(let box): hasher.combine(box.parts)
+    case .inline(let parts): return JSONValue.structuralHash(of: parts)
+    case .deep(let box): return JSONValue.structuralHash(of: box.parts)
     }
   }
 }
