@@ -96,3 +96,38 @@ import Testing
     #expect(Prehashed(key).hash == key.structuralHash)
   }
 }
+
+/// The hash a `QueryKey` keeps from when its parts were set.
+@Suite struct QueryKeyKeptHashTests {
+  @Test func theKeptHashFollowsEveryChangeOfTheParts() {
+    var key: QueryKey = ["todos", 1, ["page": 2]]
+    #expect(key.structuralHash == JSONValue.structuralHash(of: key.parts))
+    let before = key.structuralHash
+    key.parts.append("more")
+    #expect(key.structuralHash == JSONValue.structuralHash(of: key.parts))
+    #expect(key.structuralHash != before)
+    key.parts[2] = ["page": 3]
+    #expect(key.structuralHash == JSONValue.structuralHash(of: key.parts))
+    key.parts = ["todos", 1, ["page": 2]]
+    #expect(key.structuralHash == before)
+    #expect(key == ["todos", 1, ["page": 2]])
+    key.parts = [DeepValueTests.deep(1_000)]
+    #expect(key.structuralHash == JSONValue.structuralHash(of: [DeepValueTests.deep(1_000)]))
+    #expect(key == QueryKey([DeepValueTests.deep(1_000)]))
+    QueryKey.dismantle(&key)
+    #expect(key.structuralHash == QueryKey([]).structuralHash)
+  }
+
+  @Test func aChangedKeyFindsItsNewQuery() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var key: QueryKey = ["todos", 1]
+    client.setQueryData(key, value: "one")
+    key.parts[1] = 2
+    client.setQueryData(key, value: "two")
+    #expect(client.getQueryData(key) as? String == "two")
+    key.parts[1] = 1
+    #expect(client.getQueryData(key) as? String == "one")
+    #expect(client.getQueryData(["todos", 2]) as? String == "two")
+    #expect(client.queryCache.getAll().count == 2)
+  }
+}
