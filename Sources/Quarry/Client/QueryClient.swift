@@ -113,7 +113,10 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached data of `queryKey`, if any.
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
-    engine.lock.sync { existingQuery(queryKey)?.stateStorage.data }
+    // The data box alone is read out of the state (reading `data` made the optimizer copy the
+    // whole state first).
+    let box: DataBox? = engine.lock.sync { existingQuery(queryKey)?.stateStorage.dataBox }
+    return box?.value
   }
 
   /// The cached query for `queryKey`: found by the key itself when hashes follow keys,
