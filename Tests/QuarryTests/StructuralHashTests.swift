@@ -131,3 +131,34 @@ import Testing
     #expect(client.queryCache.getAll().count == 2)
   }
 }
+
+/// Small objects compared by scanning (`JSONValue.equalSmallObjects`) and the object literal.
+@Suite struct SmallObjectTests {
+  @Test func smallObjectsCompareByExactNamesInAnyOrder() {
+    for count in 1...10 {
+      let names = (0..<count).map { "n\($0)" }
+      var forward: [String: JSONValue] = [:]
+      for name in names { forward[name] = .string(name) }
+      var backward: [String: JSONValue] = Dictionary(minimumCapacity: 64)
+      for name in names.reversed() { backward[name] = .string(name) }
+      #expect(JSONValue.object(forward) == .object(backward))
+      var renamed = backward
+      renamed["n0"] = nil
+      renamed["m0"] = "n0"
+      #expect(JSONValue.object(forward) != .object(renamed))
+      var changed = backward
+      changed["n\(count - 1)"] = "other"
+      #expect(JSONValue.object(forward) != .object(changed))
+    }
+    // Canonically equivalent names are different members.
+    #expect(JSONValue.object(["caf\u{E9}": 1, "x": 2]) != .object(["cafe\u{301}": 1, "x": 2]))
+    #expect(QueryKey([["\u{C5}": 1]]) != QueryKey([["\u{212B}": 1]]))
+  }
+
+  @Test func anObjectLiteralKeepsTheLastValueOfARepeatedName() {
+    let value = JSONValue(dictionaryLiteral: ("a", 1), ("b", 2), ("a", 3))
+    #expect(value == .object(["a": 3, "b": 2]))
+    let empty: JSONValue = [:]
+    #expect(empty == .object([:]))
+  }
+}

@@ -25,12 +25,33 @@ extension JSONValue {
       return true
     case (.object(let x), .object(let y)):
       guard x.count == y.count else { return false }
+      if x.count <= smallObjectCount { return equalSmallObjects(x, y, depth: depth) }
       for (key, value) in x {
         guard let other = y.exactMember(key), equal(value, other, depth: depth + 1) else { return false }
       }
       return true
     default: return false
     }
+  }
+
+  /// Up to how many members two objects are compared by scanning for each member's name rather
+  /// than looking it up (which hashes the name with SipHash).
+  private static let smallObjectCount = 8
+
+  /// Two objects of the same count (at most `smallObjectCount`) compared member by member: each
+  /// of `x`'s names is looked for among `y`'s by code units. A dictionary's names are distinct
+  /// even under canonical equivalence, so at most one of `y`'s has a given name's code units, as
+  /// `exactMember` finds.
+  private static func equalSmallObjects(_ x: [String: JSONValue], _ y: [String: JSONValue], depth: Int) -> Bool {
+    for (key, value) in x {
+      var other: JSONValue?
+      for (name, candidate) in y where name.hasSameCodeUnits(as: key) {
+        other = candidate
+        break
+      }
+      guard let other, equal(value, other, depth: depth + 1) else { return false }
+    }
+    return true
   }
 
   private static func equalIteratively(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
