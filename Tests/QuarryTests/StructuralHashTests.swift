@@ -162,3 +162,18 @@ import Testing
     #expect(empty == .object([:]))
   }
 }
+
+/// The hash table's strings (`CodeUnitString`) hash their code units structurally.
+@Suite struct CodeUnitStringHashTests {
+  @Test func hashStringsHashByCodeUnits() {
+    let text = #"["todos",1,{"page":2}]"#
+    var heap = String(repeating: "é", count: 30)
+    heap.removeAll(keepingCapacity: true)
+    heap += text
+    #expect(CodeUnitString(text) == CodeUnitString(heap))
+    #expect(CodeUnitString(text).structuralHash == CodeUnitString(heap).structuralHash)
+    #expect(Prehashed(CodeUnitString(text)).hash == CodeUnitString(text).structuralHash)
+    #expect(CodeUnitString("caf\u{E9}").structuralHash != CodeUnitString("cafe\u{301}").structuralHash)
+    #expect(Set([CodeUnitString("caf\u{E9}"), CodeUnitString("cafe\u{301}")]).count == 2)
+  }
+}

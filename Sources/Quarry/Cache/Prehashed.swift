@@ -25,6 +25,11 @@ extension Prehashed where Key == QueryKey {
   init(_ key: QueryKey) { self.init(key, hash: key.structuralHash) }
 }
 
+extension Prehashed where Key == CodeUnitString {
+  /// A hash string with its structural hash (no `Hasher` over its code units).
+  init(_ key: CodeUnitString) { self.init(key, hash: key.structuralHash) }
+}
+
 /// A timer's creation number as a table key: numbers are mixed with the table's seed instead of
 /// hashed with a `Hasher` (``TimerQueue``).
 struct TimerNumber: Hashable {

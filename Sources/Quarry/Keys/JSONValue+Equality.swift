@@ -110,13 +110,6 @@ extension String {
     if case .some(.some(let same)) = same { return same }
     return utf8.elementsEqual(other.utf8)
   }
-
-  /// Hashes the string's code units (consistent with ``hasSameCodeUnits(as:)``).
-  func hashCodeUnits(into hasher: inout Hasher) {
-    hasher.combine(utf8.count)
-    let done: Void? = utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    if done == nil { for unit in utf8 { hasher.combine(unit) } }
-  }
 }
 
 /// A string compared and hashed by its exact code units: the key of the cache's hash table, so
@@ -126,5 +119,11 @@ struct CodeUnitString: Hashable, Sendable {
   let string: String
   init(_ string: String) { self.string = string }
   static func == (lhs: CodeUnitString, rhs: CodeUnitString) -> Bool { lhs.string.hasSameCodeUnits(as: rhs.string) }
-  func hash(into hasher: inout Hasher) { string.hashCodeUnits(into: &hasher) }
+  func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
+  /// The code units' structural hash (`StructuralHasher`), which the hash table keeps.
+  var structuralHash: Int {
+    var hasher = StructuralHasher()
+    hasher.combine(codeUnitsOf: string)
+    return hasher.value
+  }
 }
