@@ -40,9 +40,11 @@ final class EngineLock: @unchecked Sendable {
   private var deliverer: UInt = 0
   /// Threads inside ``batch(_:)`` (guarded by `mutex`): how deep, and the listener effects
   /// waiting for the outermost batch to end.
+  // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
   @exclusivity(unchecked) private var batches: [UInt: Batch] = [:]
   /// A test seam (guarded by `mutex`): called by a thread that has committed effects, right after
   /// it releases the mutex and before it performs them, so a test can stall it there.
+  // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
   @exclusivity(unchecked) private var afterCommit: (@Sendable () -> Void)?
 
   init() {
