@@ -231,12 +231,12 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:214
+// Sources/Quarry/Client/QueryClient.swift:225
 @MainActor @Sendable func example17() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:226
+// Sources/Quarry/Client/QueryClient.swift:237
 @MainActor @Sendable func example18() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
@@ -336,7 +336,7 @@ import QuarryScenarios
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
-// Sources/Quarry/Keys/QueryKey.swift:30
+// Sources/Quarry/Keys/QueryKey.swift:42
 @MainActor @Sendable func example33() async throws {
   QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
 }

@@ -8,11 +8,26 @@ struct Prehashed<Key: Hashable>: Hashable {
     self.key = key
     self.hash = key.hashValue
   }
+  /// Kept `hash` for `key` (which must be consistent with `key`'s own equality).
+  init(_ key: Key, hash: Int) {
+    self.key = key
+    self.hash = hash
+  }
   static func == (a: Prehashed, b: Prehashed) -> Bool { a.hash == b.hash && a.key == b.key }
   func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   /// What a table asks for: the kept hash mixed with the table's seed, without running a
   /// `Hasher` over it again (SipHash of one `Int` costs about 300 instructions).
   func _rawHashValue(seed: Int) -> Int { mixedHash(hash, seed: seed) }
+}
+
+extension Prehashed where Key == QueryKey {
+  /// A key with its structural hash (no `Hasher` over it).
+  init(_ key: QueryKey) { self.init(key, hash: key.structuralHash) }
+}
+
+extension Prehashed where Key == CodeUnitString {
+  /// A hash string with its structural hash (no `Hasher` over its code units).
+  init(_ key: CodeUnitString) { self.init(key, hash: key.structuralHash) }
 }
 
 /// A timer's creation number as a table key: numbers are mixed with the table's seed instead of

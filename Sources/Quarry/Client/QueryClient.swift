@@ -113,7 +113,10 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached data of `queryKey`, if any.
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
-    engine.lock.sync { existingQuery(queryKey)?.stateStorage.data }
+    // The data box alone is read out of the state (reading `data` made the optimizer copy the
+    // whole state first).
+    let box: DataBox? = engine.lock.sync { existingQuery(queryKey)?.stateStorage.dataBox }
+    return box?.value
   }
 
   /// The cached query for `queryKey`: found by the key itself when hashes follow keys,
@@ -138,13 +141,21 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The cached data of `queryKey` as `T`; throws ``QuarryError/typeMismatch`` for another type.
   public func getQueryData<T>(_ queryKey: QueryKey, as type: T.Type) throws -> T? {
-    let hash = queryHash(queryKey)
-    return try queryCache.get(hash)?.state.data(as: T.self, key: hash)
+    // Found as the untyped read finds it (by key while hashes follow keys); the data is read
+    // and decoded outside the lock (decoding may run user code). The hash is written only for
+    // a type mismatch's error.
+    let box: DataBox? = engine.lock.sync { existingQuery(queryKey)?.stateStorage.dataBox }
+    guard let value = box?.value else { return nil }
+    // As `QueryState.data(as:key:)` reads it.
+    guard let typed = value as? T ?? decodedFromJSON(value, as: T.self) else {
+      throw QuarryError.typeMismatch(key: queryHash(queryKey), expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
+    }
+    return typed
   }
 
   /// The state of `queryKey`'s query, if cached.
   public func getQueryState(_ queryKey: QueryKey) -> QueryState? {
-    queryCache.get(queryHash(queryKey))?.state
+    engine.lock.sync { existingQuery(queryKey)?.stateStorage }
   }
 
   /// The key and data of every matching query.

@@ -25,12 +25,33 @@ extension JSONValue {
       return true
     case (.object(let x), .object(let y)):
       guard x.count == y.count else { return false }
+      if x.count <= smallObjectCount { return equalSmallObjects(x, y, depth: depth) }
       for (key, value) in x {
         guard let other = y.exactMember(key), equal(value, other, depth: depth + 1) else { return false }
       }
       return true
     default: return false
     }
+  }
+
+  /// Up to how many members two objects are compared by scanning for each member's name rather
+  /// than looking it up (which hashes the name with SipHash).
+  private static let smallObjectCount = 8
+
+  /// Two objects of the same count (at most `smallObjectCount`) compared member by member: each
+  /// of `x`'s names is looked for among `y`'s by code units. A dictionary's names are distinct
+  /// even under canonical equivalence, so at most one of `y`'s has a given name's code units, as
+  /// `exactMember` finds.
+  private static func equalSmallObjects(_ x: [String: JSONValue], _ y: [String: JSONValue], depth: Int) -> Bool {
+    for (key, value) in x {
+      var other: JSONValue?
+      for (name, candidate) in y where name.hasSameCodeUnits(as: key) {
+        other = candidate
+        break
+      }
+      guard let other, equal(value, other, depth: depth + 1) else { return false }
+    }
+    return true
   }
 
   private static func equalIteratively(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
@@ -60,43 +81,10 @@ extension JSONValue {
   /// their size only (equal values still hash equally, and equality decides).
   static let hashedDepth = 4
 
-  /// Hashes the value consistently with `==` (exact code units; `-0` and `0` alike).
+  /// Hashes the value consistently with `==` (exact code units; `-0` and `0` alike; object
+  /// members in any order): its structural hash (`JSONValue+StructuralHash.swift`).
   public func hash(into hasher: inout Hasher) {
-    hashBounded(into: &hasher, depth: 0)
-  }
-
-  private func hashBounded(into hasher: inout Hasher, depth: Int) {
-    switch self {
-    case .null: hasher.combine(0 as UInt8)
-    case .undefined: hasher.combine(1 as UInt8)
-    case .bool(let b):
-      hasher.combine(2 as UInt8)
-      hasher.combine(b)
-    case .number(let n):
-      hasher.combine(3 as UInt8)
-      hasher.combine(n)
-    case .string(let s):
-      hasher.combine(4 as UInt8)
-      s.hashCodeUnits(into: &hasher)
-    case .array(let items):
-      hasher.combine(5 as UInt8)
-      hasher.combine(items.count)
-      guard depth < JSONValue.hashedDepth else { return }
-      for item in items { item.hashBounded(into: &hasher, depth: depth + 1) }
-    case .object(let members):
-      hasher.combine(6 as UInt8)
-      hasher.combine(members.count)
-      guard depth < JSONValue.hashedDepth else { return }
-      // Member order must not matter: combine each member's own hash commutatively.
-      var sum = 0
-      for (key, value) in members {
-        var inner = Hasher()
-        key.hashCodeUnits(into: &inner)
-        value.hashBounded(into: &inner, depth: depth + 1)
-        sum &+= inner.finalize()
-      }
-      hasher.combine(sum)
-    }
+    hasher.combine(structuralHash)
   }
 }
 
@@ -122,13 +110,6 @@ extension String {
     if case .some(.some(let same)) = same { return same }
     return utf8.elementsEqual(other.utf8)
   }
-
-  /// Hashes the string's code units (consistent with ``hasSameCodeUnits(as:)``).
-  func hashCodeUnits(into hasher: inout Hasher) {
-    hasher.combine(utf8.count)
-    let done: Void? = utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    if done == nil { for unit in utf8 { hasher.combine(unit) } }
-  }
 }
 
 /// A string compared and hashed by its exact code units: the key of the cache's hash table, so
@@ -138,5 +119,11 @@ struct CodeUnitString: Hashable, Sendable {
   let string: String
   init(_ string: String) { self.string = string }
   static func == (lhs: CodeUnitString, rhs: CodeUnitString) -> Bool { lhs.string.hasSameCodeUnits(as: rhs.string) }
-  func hash(into hasher: inout Hasher) { string.hashCodeUnits(into: &hasher) }
+  func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
+  /// The code units' structural hash (`StructuralHasher`), which the hash table keeps.
+  var structuralHash: Int {
+    var hasher = StructuralHasher()
+    hasher.combine(codeUnitsOf: string)
+    return hasher.value
+  }
 }

@@ -50,9 +50,8 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
   /// Creates an object; a repeated key keeps its last value.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
-    var object: [String: JSONValue] = [:]
-    for (key, value) in elements { object[key] = value }
-    self = .object(object)
+    // Sized once (growing from empty reallocated and rehashed the storage).
+    self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
   }
 }
 

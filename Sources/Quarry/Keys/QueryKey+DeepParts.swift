@@ -28,9 +28,11 @@ extension QueryKey {
   }
 
   /// Two keys are equal when their parts are (the same box is equal at once). Equal parts are
-  /// equally deep, so a key held inline never equals one held in a box.
+  /// equally deep, so a key held inline never equals one held in a box, and hash equally, so
+  /// keys of different hashes differ at once.
   @inline(__always)
   public static func == (lhs: QueryKey, rhs: QueryKey) -> Bool {
+    guard lhs.structuralHash == rhs.structuralHash else { return false }
     switch lhs.storage {
     case .inline(let a):
       guard case .inline(let b) = rhs.storage else { return false }
@@ -41,13 +43,10 @@ extension QueryKey {
     }
   }
 
-  /// Hashes the parts (as `hasher.combine(parts)`).
+  /// Hashes the parts: their structural hash, kept in the key.
   @inline(__always)
   public func hash(into hasher: inout Hasher) {
-    switch storage {
-    case .inline(let parts): hasher.combine(parts)
-    case .deep(let box): hasher.combine(box.parts)
-    }
+    hasher.combine(structuralHash)
   }
 }
 

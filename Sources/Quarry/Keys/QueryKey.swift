@@ -9,18 +9,30 @@
 public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStringConvertible {
   /// The parts, inline, or in a box that releases them without recursion (`QueryKey+DeepParts.swift`).
   private(set) var storage: Storage
+  /// The parts' structural hash (`JSONValue+StructuralHash.swift`), computed whenever the parts
+  /// are set: a key built once and used for many reads and writes is never hashed again.
+  private(set) var structuralHash: Int
 
   /// The parts of the key, in order.
   public var parts: [JSONValue] {
     get { storage.parts }
-    set { storage = Storage(newValue) }
+    set {
+      storage = Storage(newValue)
+      structuralHash = JSONValue.structuralHash(of: newValue)
+    }
   }
 
   /// Creates a key from its parts.
-  public init(_ parts: [JSONValue]) { storage = Storage(parts) }
+  public init(_ parts: [JSONValue]) {
+    storage = Storage(parts)
+    structuralHash = JSONValue.structuralHash(of: parts)
+  }
 
   /// Creates a key from an array literal.
-  public init(arrayLiteral elements: JSONValue...) { storage = Storage(elements) }
+  public init(arrayLiteral elements: JSONValue...) {
+    storage = Storage(elements)
+    structuralHash = JSONValue.structuralHash(of: elements)
+  }
 
   /// TanStack's `hashKey`: `JSON.stringify` of the key with every plain object's members sorted,
   /// enumerated as a JavaScript object enumerates them (array-index names such as `"9"` and `"10"`

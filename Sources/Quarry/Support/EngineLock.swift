@@ -19,12 +19,18 @@ import Synchronization
 /// query function's own client calls) are performed at once, nested, as TanStack's synchronous
 /// listeners would run them.
 final class EngineLock: @unchecked Sendable {
-  // Safe: `depth`, `outbox`, `batches` and `afterCommit` are only touched by the thread holding
-  // `lock`; `fifo`, `isDraining` and `deliverer` are guarded by `fifoLock`, which is taken under
-  // `lock` (never the other way round) and held only briefly; `owner` is atomic.
-  private let lock = NSRecursiveLock()
-  private var depth = 0
-  private var outbox: [Effect] = []
+  // Safe: `outbox`, `batches` and `afterCommit` are only touched by the thread holding
+  // `mutex`; `fifo`, `isDraining` and `deliverer` are guarded by `fifoLock`, which is taken under
+  // `mutex` (never the other way round) and held only briefly; `owner` is atomic.
+  /// A plain (non-recursive) mutex: a thread that holds it already (`owner`) runs a nested
+  /// `sync` without locking again, and only the outermost level unlocks.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  // Safe (`@exclusivity(unchecked)` on `outbox`, `batches`, `afterCommit`): they are touched only
+  // by the thread holding `mutex`, each access a single read, write or append that runs no user
+  // code and touches no other member, so no two accesses can overlap.
+  /// What the holding thread's transaction has recorded, in order.
+  @exclusivity(unchecked) private var outbox: [Effect] = []
+  /// The thread holding `mutex` (0 when none): written only by that thread, under `mutex`.
   private let owner = Atomic<UInt>(0)
   private let fifoLock = NSLock()
   private var fifo: [() -> Void] = []
@@ -32,40 +38,60 @@ final class EngineLock: @unchecked Sendable {
   private var isDraining = false
   /// The thread delivering effects (guarded by `fifoLock`).
   private var deliverer: UInt = 0
-  /// Threads inside ``batch(_:)`` (guarded by `lock`): how deep, and the listener effects
+  /// Threads inside ``batch(_:)`` (guarded by `mutex`): how deep, and the listener effects
   /// waiting for the outermost batch to end.
-  private var batches: [UInt: Batch] = [:]
-  /// A test seam (guarded by `lock`): called by a thread that has committed effects, right after
-  /// it releases the lock and before it performs them, so a test can stall it there.
-  private var afterCommit: (@Sendable () -> Void)?
+  // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
+  @exclusivity(unchecked) private var batches: [UInt: Batch] = [:]
+  /// A test seam (guarded by `mutex`): called by a thread that has committed effects, right after
+  /// it releases the mutex and before it performs them, so a test can stall it there.
+  // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
+  @exclusivity(unchecked) private var afterCommit: (@Sendable () -> Void)?
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// Takes `mutex` unless the calling thread holds it already; returns whether it took it.
+  @inline(__always)
+  private func acquire() -> Bool {
+    if owner.load(ordering: .relaxed) == currentThreadID() { return false }
+    pthread_mutex_lock(mutex)
+    return true
+  }
 
   /// Runs `body` under the lock; the outermost call then performs the recorded effects.
   @inline(__always)
   func sync<T>(_ body: () throws -> T) rethrows -> T {
-    lock.lock()
-    if depth == 0 { owner.store(currentThreadID(), ordering: .relaxed) }
-    depth += 1
+    let me = currentThreadID()
+    // Nested in this thread's own transaction: the mutex is held already, and the outermost
+    // level performs what this one records.
+    if owner.load(ordering: .relaxed) == me { return try body() }
+    pthread_mutex_lock(mutex)
+    owner.store(me, ordering: .relaxed)
     defer { exit() }
     return try body()
   }
 
+  /// Ends the outermost level of a transaction.
   @inline(__always)
   private func exit() {
-    depth -= 1
-    guard depth == 0 else {
-      lock.unlock()
-      return
-    }
     owner.store(0, ordering: .relaxed)
     if outbox.isEmpty {
-      lock.unlock()
+      pthread_mutex_unlock(mutex)
       return
     }
     var effects = outbox
     outbox = []
     if !batches.isEmpty { effects = deferListenerEffects(effects) }
     if effects.isEmpty {
-      lock.unlock()
+      pthread_mutex_unlock(mutex)
       return
     }
     commit(effects)
@@ -76,49 +102,48 @@ final class EngineLock: @unchecked Sendable {
   /// TanStack's `notifyManager.batch`.
   func batch<T>(_ body: () throws -> T) rethrows -> T {
     let me = currentThreadID()
-    lock.lock()
+    let took = acquire()
     batches[me, default: Batch()].depth += 1
-    lock.unlock()
+    if took { pthread_mutex_unlock(mutex) }
     defer { endBatch(me) }
     return try body()
   }
 
   private func endBatch(_ me: UInt) {
-    lock.lock()
+    let took = acquire()
     var batch = batches.removeValue(forKey: me)!
     batch.depth -= 1
     if batch.depth > 0 {
       batches[me] = batch
-      lock.unlock()
+      if took { pthread_mutex_unlock(mutex) }
       return
     }
-    if depth > 0 {
+    if !took {
       // The batch ended inside a transaction of this thread: its outermost level delivers them.
       outbox.append(contentsOf: batch.effects)
-      lock.unlock()
       return
     }
     if batch.effects.isEmpty {
-      lock.unlock()
+      pthread_mutex_unlock(mutex)
       return
     }
     commit(batch.effects)
   }
 
   /// Delivers `effects`, which the calling thread has just committed: takes their place in the
-  /// FIFO while still holding `lock` (see ``claim(_:)``), releases it, calls the test seam and
-  /// performs them. Called with `lock` held once, at the outermost level.
+  /// FIFO while still holding `mutex` (see ``claim(_:)``), releases it, calls the test seam and
+  /// performs them. Called with `mutex` held, outside any transaction of the calling thread.
   @inline(__always)
   private func commit(_ effects: [Effect]) {
     let role = claim(effects)
     let hook = afterCommit
-    lock.unlock()
+    pthread_mutex_unlock(mutex)
     hook?()
     perform(effects, as: role)
   }
 
   /// Keeps the listener effects of a thread inside a batch for its end; returns the rest.
-  /// Called with `lock` held.
+  /// Called with `mutex` held.
   private func deferListenerEffects(_ effects: [Effect]) -> [Effect] {
     let me = currentThreadID()
     guard batches[me] != nil else { return effects }
@@ -131,9 +156,9 @@ final class EngineLock: @unchecked Sendable {
 
   /// Installs (or, with `nil`, removes) the test seam called between a commit and its effects.
   func setAfterCommit(_ hook: (@Sendable () -> Void)?) {
-    lock.lock()
+    let took = acquire()
     afterCommit = hook
-    lock.unlock()
+    if took { pthread_mutex_unlock(mutex) }
   }
 
   /// Whether the calling thread is inside a transaction of this lock.
@@ -154,19 +179,19 @@ final class EngineLock: @unchecked Sendable {
     if isHeldByCurrentThread {
       outbox.append(Effect(kind: kind, run: effect))
     } else {
-      lock.lock()
+      pthread_mutex_lock(mutex)
       let effects = batches.isEmpty ? [Effect(kind: kind, run: effect)] : deferListenerEffects([Effect(kind: kind, run: effect)])
       if effects.isEmpty {
-        lock.unlock()
+        pthread_mutex_unlock(mutex)
         return
       }
       let role = claim(effects)
-      lock.unlock()
+      pthread_mutex_unlock(mutex)
       perform(effects, as: role)
     }
   }
 
-  /// Takes the place of `effects` in the FIFO: called with `lock` held, by the thread that
+  /// Takes the place of `effects` in the FIFO: called with `mutex` held, by the thread that
   /// committed them, so threads take their places in the order they committed. A thread that
   /// released the lock first and queued after would let a later commit's listener calls (another
   /// thread's, delivered meanwhile) run before its own: a listener would hear an older result
@@ -191,7 +216,7 @@ final class EngineLock: @unchecked Sendable {
     }
   }
 
-  /// Performs `effects` (without holding `lock`) in the role ``claim(_:)`` gave them: the
+  /// Performs `effects` (without holding `mutex`) in the role ``claim(_:)`` gave them: the
   /// deliverer runs them in order and then the FIFO; a queued thread runs only the plumbing.
   private func perform(_ effects: [Effect], as role: Role) {
     switch role {

@@ -1,0 +1,148 @@
+/// The structural hash of keys and JSON values: consistent with `==` (strings and member names by
+/// exact code units, `-0` and `0` alike, object members in any order), bounded in depth, and far
+/// cheaper than running a `Hasher` (SipHash) over every part.
+///
+/// It is a seeded multiply-mix (each word is folded into the state by a 64×64→128-bit multiply
+/// whose halves are xored), as in foldhash: not a keyed pseudo-random function like SipHash, but
+/// both its initial state and its multiplier are random per process, taken once from `Hasher`'s
+/// own per-process seed, so which keys collide is not predictable from outside the process. The
+/// tables that use it (`Prehashed`) mix the result with their own per-table seed as well.
+struct StructuralHasher {
+  /// The state after the words combined so far.
+  private(set) var state: UInt64
+  /// The initial state (the per-process seed), for the hashers of object members.
+  private let seed: UInt64
+  /// The per-process multiplier.
+  private let multiplier: UInt64
+
+  /// The per-process seeds: two values of `Hasher`, which is seeded at random per process (fixed
+  /// only when `SWIFT_DETERMINISTIC_HASHING` is set, as for Swift's own hashing).
+  private static let processSeeds: (seed: UInt64, multiplier: UInt64) = {
+    var a = Hasher()
+    a.combine(0x5175_6172_7279_0001 as UInt64)
+    var b = Hasher()
+    b.combine(0x5175_6172_7279_0002 as UInt64)
+    return (UInt64(UInt(bitPattern: a.finalize())), UInt64(UInt(bitPattern: b.finalize())) | 1)
+  }()
+
+  /// A hasher with the process's seeds.
+  @inline(__always)
+  init() {
+    let seeds = StructuralHasher.processSeeds
+    self.init(seed: seeds.seed, multiplier: seeds.multiplier)
+  }
+
+  @inline(__always)
+  private init(seed: UInt64, multiplier: UInt64) {
+    state = seed
+    self.seed = seed
+    self.multiplier = multiplier
+  }
+
+  /// A fresh hasher with the same seeds (for one object member).
+  @inline(__always)
+  func fresh() -> StructuralHasher { StructuralHasher(seed: seed, multiplier: multiplier) }
+
+  /// Folds one word into the state.
+  @inline(__always)
+  mutating func combine(_ word: UInt64) {
+    let product = (state ^ word).multipliedFullWidth(by: multiplier)
+    state = product.high ^ product.low
+  }
+
+  /// Folds a tag (top byte) and a count into the state as one word.
+  @inline(__always)
+  mutating func combine(tag: UInt8, count: Int) {
+    combine(UInt64(tag) << 56 | UInt64(truncatingIfNeeded: count) & 0x00FF_FFFF_FFFF_FFFF)
+  }
+
+  /// Folds `bytes` into the state (their count is the caller's to combine). Equal bytes fold
+  /// equally: up to 8 bytes are read as one word (two overlapping halves from 4 bytes on), more
+  /// as words of 8 and a last, overlapping word.
+  @inline(__always)
+  mutating func combine(bytes: UnsafeRawBufferPointer) {
+    let count = bytes.count
+    if count <= 8 {
+      if count >= 4 {
+        let first = UInt64(bytes.loadUnaligned(as: UInt32.self))
+        let last = UInt64(bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+        combine(first << 32 | last)
+      } else if count > 0 {
+        combine(UInt64(bytes[0]) << 16 | UInt64(bytes[count >> 1]) << 8 | UInt64(bytes[count - 1]))
+      }
+      return
+    }
+    var offset = 0
+    while offset + 8 < count {
+      combine(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      offset += 8
+    }
+    combine(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+  }
+
+  /// Folds a string's code units, and their count, into the state.
+  @inline(__always)
+  mutating func combine(codeUnitsOf string: String) {
+    let utf8 = string.utf8
+    combine(tag: 4, count: utf8.count)
+    let done: Void? = utf8.withContiguousStorageIfAvailable { combine(bytes: UnsafeRawBufferPointer($0)) }
+    if done == nil {
+      var copy = string
+      copy.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+  }
+
+  /// The hash: the state as an `Int`.
+  var value: Int { Int(Int64(bitPattern: state)) }
+}
+
+extension JSONValue {
+  /// The value's structural hash (see ``StructuralHasher``): equal values hash equally.
+  var structuralHash: Int {
+    var hasher = StructuralHasher()
+    combine(into: &hasher, depth: 0)
+    return hasher.value
+  }
+
+  /// The structural hash of a key's parts (the key's own array counts as no level, as
+  /// `hasher.combine(parts)` hashed them before).
+  static func structuralHash(of parts: [JSONValue]) -> Int {
+    var hasher = StructuralHasher()
+    hasher.combine(tag: 5, count: parts.count)
+    for part in parts { part.combine(into: &hasher, depth: 0) }
+    return hasher.value
+  }
+
+  /// Folds the value into `hasher`, looking `hashedDepth` levels of arrays and objects deep;
+  /// deeper ones are folded by their size only (equal values still hash equally, and equality
+  /// decides).
+  private func combine(into hasher: inout StructuralHasher, depth: Int) {
+    switch self {
+    case .null: hasher.combine(tag: 0, count: 0)
+    case .undefined: hasher.combine(tag: 1, count: 0)
+    case .bool(let b): hasher.combine(tag: 2, count: b ? 1 : 0)
+    case .number(let n):
+      hasher.combine(tag: 3, count: 0)
+      // `-0 == 0`: both fold as `0`.
+      hasher.combine(n == 0 ? 0 : n.bitPattern)
+    case .string(let s):
+      hasher.combine(codeUnitsOf: s)
+    case .array(let items):
+      hasher.combine(tag: 5, count: items.count)
+      guard depth < JSONValue.hashedDepth else { return }
+      for item in items { item.combine(into: &hasher, depth: depth + 1) }
+    case .object(let members):
+      hasher.combine(tag: 6, count: members.count)
+      guard depth < JSONValue.hashedDepth else { return }
+      // Member order must not matter: each member is hashed on its own and the hashes summed.
+      var sum: UInt64 = 0
+      for (name, value) in members {
+        var member = hasher.fresh()
+        member.combine(codeUnitsOf: name)
+        value.combine(into: &member, depth: depth + 1)
+        sum &+= member.state
+      }
+      hasher.combine(sum)
+    }
+  }
+}
