@@ -214,6 +214,25 @@ function clear() {
   line('clear', n, medianOf(t))
 }
 
+// The per-operation cost as the cache grows (Quarry's ScaleWorkloads): new keys written, read,
+// rewritten and cleared in one client of 10k and of 1M queries, one round each. A first,
+// unreported pass of 100k lets the JIT optimise the loops (Swift's code is compiled ahead), so
+// the two sizes compare the same machine code, as they do on Quarry's side.
+function scale() {
+  const passes = [{ n: 100_000, report: false }, { n: 10_000, report: true }, { n: 1_000_000, report: true }]
+  for (const { n, report } of passes) {
+    const keys = Array.from({ length: n }, (_, i) => key(i))
+    const client = newClient()
+    let sum = 0
+    const out = report ? line : () => {}
+    out(`scale.setQueryData.new.${n}`, n, time(() => { for (let i = 0; i < n; i++) client.setQueryData(keys[i], i) }))
+    out(`scale.getQueryData.hit.${n}`, n, time(() => { for (let i = 0; i < n; i++) sum += client.getQueryData(keys[i]) }))
+    out(`scale.setQueryData.existing.${n}`, n, time(() => { for (let i = 0; i < n; i++) client.setQueryData(keys[i], i + 1) }))
+    check(sum === (n * (n - 1)) / 2, 'scale sum')
+    out(`scale.clear.${n}`, n, time(() => client.clear()))
+  }
+}
+
 // (f) the whole spec suite on run.mjs, in a child node (its start-up included: about 40 ms).
 function specSuite() {
   const start = nowMs()
@@ -230,3 +249,4 @@ if (selected('invalidate')) await invalidate()
 if (selected('observers')) observers()
 if (selected('clear')) clear()
 if (selected('specs')) specSuite()
+if (selected('scale')) scale()
