@@ -9,6 +9,8 @@ import Synchronization
 struct ListenerRegistry<Value> {
   private var entries: [Listener] = []
   private var nextID: UInt64 = 0
+  /// How many of `entries` are engine-internal (inline) listeners.
+  private var inlineCount = 0
 
   var isEmpty: Bool { entries.isEmpty }
   var count: Int { entries.count }
@@ -17,6 +19,7 @@ struct ListenerRegistry<Value> {
   /// at once under the lock by `notify(_:via:)`, where TanStack calls it.
   mutating func add(_ body: @escaping (Value) -> Void, inline: Bool = false) -> UInt64 {
     nextID += 1
+    if inline { inlineCount += 1 }
     entries.append(Listener(id: nextID, body: body, isInline: inline))
     return nextID
   }
@@ -26,6 +29,7 @@ struct ListenerRegistry<Value> {
   mutating func remove(_ id: UInt64) -> Bool {
     guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
     entries[i].isActive.store(false, ordering: .relaxed)
+    if entries[i].isInline { inlineCount -= 1 }
     entries.remove(at: i)
     return true
   }
@@ -33,6 +37,7 @@ struct ListenerRegistry<Value> {
   mutating func removeAll() {
     for entry in entries { entry.isActive.store(false, ordering: .relaxed) }
     entries.removeAll()
+    inlineCount = 0
   }
 
   /// Calls every listener now (engine-internal listeners only).
@@ -65,15 +70,20 @@ struct ListenerRegistry<Value> {
 }
 
 extension ListenerRegistry where Value == QueryObserverResult {
-  /// ``notify(_:via:)`` with the result on the heap: each recorded call holds a reference to
-  /// it instead of a copy.
+  /// ``notify(_:via:)`` with the result on the heap: each recorded call is the listener and a
+  /// reference to the box (``EngineLock/recordResult(_:for:)``), not a closure holding a copy.
   func notify(_ box: QueryObserverResultBox, via lock: EngineLock) {
+    if inlineCount == 0 {
+      lock.recordResult(box, for: entries)
+      return
+    }
+    // In order: an inline listener's own recorded calls land between the ones around it.
     for entry in entries {
       if entry.isInline {
         entry.body(box.result)
-        continue
+      } else {
+        lock.recordResult(box, for: entry)
       }
-      lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(box.result) } }
     }
   }
 }
