@@ -26,18 +26,27 @@ struct ListenerRegistry<Value> {
 
   /// Removes a listener; returns whether it was there.
   @discardableResult
-  mutating func remove(_ id: UInt64) -> Bool {
-    guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
+  mutating func remove(_ id: UInt64) -> Bool { take(id) != nil }
+
+  /// Removes a listener and returns it (`nil` if it was not there): the caller frees it, after
+  /// its access to the registry has ended (freeing a listener frees what its body captured,
+  /// whose `deinit` is user code).
+  mutating func take(_ id: UInt64) -> Listener? {
+    guard let i = entries.firstIndex(where: { $0.id == id }) else { return nil }
     entries[i].isActive.store(false, ordering: .relaxed)
     if entries[i].isInline { inlineCount -= 1 }
-    entries.remove(at: i)
-    return true
+    return entries.remove(at: i)
   }
 
-  mutating func removeAll() {
+  mutating func removeAll() { _ = takeAll() }
+
+  /// Removes every listener and returns them, for the caller to free (as ``take(_:)``).
+  mutating func takeAll() -> [Listener] {
     for entry in entries { entry.isActive.store(false, ordering: .relaxed) }
-    entries.removeAll()
     inlineCount = 0
+    let all = entries
+    entries = []
+    return all
   }
 
   /// Calls every listener now (engine-internal listeners only).
