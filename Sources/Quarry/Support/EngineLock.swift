@@ -33,15 +33,18 @@ final class EngineLock: @unchecked Sendable {
   /// The thread holding `mutex` (0 when none): written only by that thread, under `mutex`.
   private let owner = Atomic<UInt>(0)
   private let fifoLock = NSLock()
-  private var fifo: [Effect] = []
+  // Safe (`@exclusivity(unchecked)` on `fifo`, `spare`, `fifoHead`, `isDraining`, `deliverer`):
+  // they are touched only under `fifoLock`, each access a single read, write, append or swap
+  // that runs no user code, so no two accesses can overlap.
+  @exclusivity(unchecked) private var fifo: [Effect] = []
   /// An emptied effects buffer with its capacity, kept by the deliverer after performing a
   /// commit's effects and taken as the next transaction's outbox (guarded by `fifoLock`): an
   /// outbox grown from empty in every transaction reallocated at 1, 2, 4, 8, 16 effects.
-  private var spare: [Effect] = []
-  private var fifoHead = 0
-  private var isDraining = false
+  @exclusivity(unchecked) private var spare: [Effect] = []
+  @exclusivity(unchecked) private var fifoHead = 0
+  @exclusivity(unchecked) private var isDraining = false
   /// The thread delivering effects (guarded by `fifoLock`).
-  private var deliverer: UInt = 0
+  @exclusivity(unchecked) private var deliverer: UInt = 0
   /// Threads inside ``batch(_:)`` (guarded by `mutex`): how deep, and the listener effects
   /// waiting for the outermost batch to end.
   // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
@@ -279,7 +282,8 @@ final class EngineLock: @unchecked Sendable {
       break
     }
     var effects = effects
-    for effect in effects { effect.run() }
+    // Each run in place (a `for in` copied every effect out, a retain and release of each).
+    for i in effects.indices { effects[i].run() }
     // Emptied here, without `fifoLock` (freeing an effect may run user code: a captured
     // object's `deinit`), and kept as the next outbox if it is not too large to keep.
     effects.removeAll(keepingCapacity: true)
