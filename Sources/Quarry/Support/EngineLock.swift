@@ -33,11 +33,18 @@ final class EngineLock: @unchecked Sendable {
   /// The thread holding `mutex` (0 when none): written only by that thread, under `mutex`.
   private let owner = Atomic<UInt>(0)
   private let fifoLock = NSLock()
-  private var fifo: [() -> Void] = []
-  private var fifoHead = 0
-  private var isDraining = false
+  // Safe (`@exclusivity(unchecked)` on `fifo`, `spare`, `fifoHead`, `isDraining`, `deliverer`):
+  // they are touched only under `fifoLock`, each access a single read, write, append or swap
+  // that runs no user code, so no two accesses can overlap.
+  @exclusivity(unchecked) private var fifo: [Effect] = []
+  /// An emptied effects buffer with its capacity, kept by the deliverer after performing a
+  /// commit's effects and taken as the next transaction's outbox (guarded by `fifoLock`): an
+  /// outbox grown from empty in every transaction reallocated at 1, 2, 4, 8, 16 effects.
+  @exclusivity(unchecked) private var spare: [Effect] = []
+  @exclusivity(unchecked) private var fifoHead = 0
+  @exclusivity(unchecked) private var isDraining = false
   /// The thread delivering effects (guarded by `fifoLock`).
-  private var deliverer: UInt = 0
+  @exclusivity(unchecked) private var deliverer: UInt = 0
   /// Threads inside ``batch(_:)`` (guarded by `mutex`): how deep, and the listener effects
   /// waiting for the outermost batch to end.
   // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
@@ -87,14 +94,20 @@ final class EngineLock: @unchecked Sendable {
       pthread_mutex_unlock(mutex)
       return
     }
-    var effects = outbox
-    outbox = []
-    if !batches.isEmpty { effects = deferListenerEffects(effects) }
-    if effects.isEmpty {
-      pthread_mutex_unlock(mutex)
+    if !batches.isEmpty, let i = batches.index(forKey: currentThreadID()) {
+      // Inside a batch: its listener effects wait for its end; the outbox keeps its buffer.
+      let now = deferListenerEffects(to: i)
+      if now.isEmpty {
+        pthread_mutex_unlock(mutex)
+        return
+      }
+      commit(now, refill: false)
       return
     }
-    commit(effects)
+    // Taken by value: `claim` replaces the outbox, so this copy is the buffer's only owner and
+    // the deliverer can keep it (emptied) as the next outbox.
+    let effects = outbox
+    commit(consume effects, refill: true)
   }
 
   /// Runs `body` (without holding the lock) and delivers the listener effects the calling thread
@@ -127,30 +140,31 @@ final class EngineLock: @unchecked Sendable {
       pthread_mutex_unlock(mutex)
       return
     }
-    commit(batch.effects)
+    commit(batch.effects, refill: false)
   }
 
   /// Delivers `effects`, which the calling thread has just committed: takes their place in the
   /// FIFO while still holding `mutex` (see ``claim(_:)``), releases it, calls the test seam and
   /// performs them. Called with `mutex` held, outside any transaction of the calling thread.
+  /// `refill`: `effects` is the outbox, which is replaced by the spare buffer (or emptied).
   @inline(__always)
-  private func commit(_ effects: [Effect]) {
-    let role = claim(effects)
+  private func commit(_ effects: consuming [Effect], refill: Bool) {
+    let role = claim(effects, refill: refill)
     let hook = afterCommit
     pthread_mutex_unlock(mutex)
     hook?()
-    perform(effects, as: role)
+    perform(consume effects, as: role)
   }
 
-  /// Keeps the listener effects of a thread inside a batch for its end; returns the rest.
-  /// Called with `mutex` held.
-  private func deferListenerEffects(_ effects: [Effect]) -> [Effect] {
-    let me = currentThreadID()
-    guard batches[me] != nil else { return effects }
+  /// Moves the outbox's listener effects to the batch at `index` (the calling thread's) for its
+  /// end, empties the outbox keeping its buffer and returns the plumbing effects. Called with
+  /// `mutex` held. No effect is freed here (each is moved), so no user code runs.
+  private func deferListenerEffects(to index: Dictionary<UInt, Batch>.Index) -> [Effect] {
     var now: [Effect] = []
-    for effect in effects {
-      if effect.kind == .listener { batches[me]!.effects.append(effect) } else { now.append(effect) }
+    for effect in outbox {
+      if effect.isListener { batches.values[index].effects.append(effect) } else { now.append(effect) }
     }
+    outbox.removeAll(keepingCapacity: true)
     return now
   }
 
@@ -159,6 +173,14 @@ final class EngineLock: @unchecked Sendable {
     let took = acquire()
     afterCommit = hook
     if took { pthread_mutex_unlock(mutex) }
+  }
+
+  /// The capacity of the outbox the next transaction starts with (tests: a delivered commit's
+  /// buffer is kept, emptied, for the next one).
+  var outboxCapacityForTesting: Int {
+    let took = acquire()
+    defer { if took { pthread_mutex_unlock(mutex) } }
+    return outbox.capacity
   }
 
   /// Whether the calling thread is inside a transaction of this lock.
@@ -176,19 +198,42 @@ final class EngineLock: @unchecked Sendable {
   /// at once. Listener effects keep commit order across threads (see the type's comment);
   /// plumbing (jobs, timers, query-function starts) runs on the committing thread.
   func record(_ kind: EffectKind, _ effect: @escaping () -> Void) {
+    record(kind == .listener ? Effect.listener(effect) : Effect.plumbing(effect))
+  }
+
+  /// Records a call of each of `listeners` (an observer's) with the result in `box`, as
+  /// ``record(_:_:)`` would record a closure calling it: the effect holds the listener and the
+  /// box themselves, where a closure per call allocated its context.
+  func recordResult(_ box: QueryObserverResultBox, for listeners: [ResultListener]) {
     if isHeldByCurrentThread {
-      outbox.append(Effect(kind: kind, run: effect))
+      for listener in listeners { outbox.append(.result(listener, box)) }
     } else {
-      pthread_mutex_lock(mutex)
-      let effects = batches.isEmpty ? [Effect(kind: kind, run: effect)] : deferListenerEffects([Effect(kind: kind, run: effect)])
-      if effects.isEmpty {
-        pthread_mutex_unlock(mutex)
-        return
-      }
-      let role = claim(effects)
-      pthread_mutex_unlock(mutex)
-      perform(effects, as: role)
+      for listener in listeners { record(.result(listener, box)) }
     }
+  }
+
+  /// ``recordResult(_:for:)`` for one listener.
+  func recordResult(_ box: QueryObserverResultBox, for listener: ResultListener) {
+    record(.result(listener, box))
+  }
+
+  private func record(_ effect: Effect) {
+    if isHeldByCurrentThread {
+      outbox.append(effect)
+      return
+    }
+    pthread_mutex_lock(mutex)
+    // Outside a transaction: the effect is committed alone, at once (a batch of this thread
+    // keeps it for its end if it is a listener call).
+    if effect.isListener, !batches.isEmpty, let i = batches.index(forKey: currentThreadID()) {
+      batches.values[i].effects.append(effect)
+      pthread_mutex_unlock(mutex)
+      return
+    }
+    let effects = [effect]
+    let role = claim(effects, refill: false)
+    pthread_mutex_unlock(mutex)
+    perform(effects, as: role)
   }
 
   /// Takes the place of `effects` in the FIFO: called with `mutex` held, by the thread that
@@ -199,15 +244,22 @@ final class EngineLock: @unchecked Sendable {
   ///
   /// If another thread is delivering, the listener calls are queued behind its FIFO now; if none
   /// is, the calling thread becomes the deliverer now, so any later commit queues behind it.
-  private func claim(_ effects: [Effect]) -> Role {
+  ///
+  /// `refill`: `effects` is the outbox (the caller holds a copy): the spare buffer, if any,
+  /// becomes the outbox, else the outbox is emptied.
+  private func claim(_ effects: [Effect], refill: Bool) -> Role {
     let me = currentThreadID()
     return fifoLock.withLock {
+      if refill {
+        outbox = spare
+        spare = []
+      }
       if isDraining {
         // User code run by this (delivering) thread — a listener, a query function's prefix, a
         // mutation callback — made these client calls: deliver them at once, nested, before the
         // current batch goes on, as TanStack's synchronous listeners would.
         if deliverer == me { return .inline }
-        for effect in effects where effect.kind == .listener { fifo.append(effect.run) }
+        for effect in effects where effect.isListener { fifo.append(effect) }
         return .queued
       }
       isDraining = true
@@ -218,10 +270,10 @@ final class EngineLock: @unchecked Sendable {
 
   /// Performs `effects` (without holding `mutex`) in the role ``claim(_:)`` gave them: the
   /// deliverer runs them in order and then the FIFO; a queued thread runs only the plumbing.
-  private func perform(_ effects: [Effect], as role: Role) {
+  private func perform(_ effects: consuming [Effect], as role: Role) {
     switch role {
     case .queued:
-      for effect in effects where effect.kind == .plumbing { effect.run() }
+      for effect in effects where !effect.isListener { effect.run() }
       return
     case .inline:
       for effect in effects { effect.run() }
@@ -229,14 +281,21 @@ final class EngineLock: @unchecked Sendable {
     case .deliverer:
       break
     }
-    for effect in effects { effect.run() }
+    var effects = effects
+    // Each run in place (a `for in` copied every effect out, a retain and release of each).
+    for i in effects.indices { effects[i].run() }
+    // Emptied here, without `fifoLock` (freeing an effect may run user code: a captured
+    // object's `deinit`), and kept as the next outbox if it is not too large to keep.
+    effects.removeAll(keepingCapacity: true)
+    let keep = effects.capacity <= Self.spareCapacityLimit
     while true {
-      let next: (() -> Void)? = fifoLock.withLock {
+      let next: Effect? = fifoLock.withLock {
         guard fifoHead < fifo.count else {
           fifo.removeAll(keepingCapacity: true)
           fifoHead = 0
           isDraining = false
           deliverer = 0
+          if keep, spare.capacity < effects.capacity { swap(&spare, &effects) }
           return nil
         }
         let effect = fifo[fifoHead]
@@ -244,9 +303,13 @@ final class EngineLock: @unchecked Sendable {
         return effect
       }
       guard let next else { return }
-      next()
+      next.run()
     }
   }
+
+  /// The largest buffer kept as the next outbox (a batch's end commits all its listener calls
+  /// at once; its buffer is not kept).
+  private static let spareCapacityLimit = 256
 
   /// What the thread performing effects does with them.
   private enum Role {
@@ -273,9 +336,29 @@ final class EngineLock: @unchecked Sendable {
     var effects: [Effect] = []
   }
 
-  private struct Effect {
-    let kind: EffectKind
-    let run: () -> Void
+  /// An observer's listener, which ``recordResult(_:for:)`` records with a result.
+  typealias ResultListener = ListenerRegistry<QueryObserverResult>.Listener
+
+  /// A recorded effect: a closure, or an observer listener's call with a result (no closure).
+  private enum Effect {
+    case listener(() -> Void)
+    case plumbing(() -> Void)
+    /// Calls the listener with the box's result unless it was removed meanwhile.
+    case result(ResultListener, QueryObserverResultBox)
+
+    var isListener: Bool {
+      if case .plumbing = self { return false }
+      return true
+    }
+
+    @inline(__always)
+    func run() {
+      switch self {
+      case .listener(let body), .plumbing(let body): body()
+      case .result(let listener, let box):
+        if listener.isActive.load(ordering: .relaxed) { listener.body(box.result) }
+      }
+    }
   }
 }
 

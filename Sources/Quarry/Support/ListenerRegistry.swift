@@ -9,6 +9,8 @@ import Synchronization
 struct ListenerRegistry<Value> {
   private var entries: [Listener] = []
   private var nextID: UInt64 = 0
+  /// How many of `entries` are engine-internal (inline) listeners.
+  private var inlineCount = 0
 
   var isEmpty: Bool { entries.isEmpty }
   var count: Int { entries.count }
@@ -17,22 +19,34 @@ struct ListenerRegistry<Value> {
   /// at once under the lock by `notify(_:via:)`, where TanStack calls it.
   mutating func add(_ body: @escaping (Value) -> Void, inline: Bool = false) -> UInt64 {
     nextID += 1
+    if inline { inlineCount += 1 }
     entries.append(Listener(id: nextID, body: body, isInline: inline))
     return nextID
   }
 
   /// Removes a listener; returns whether it was there.
   @discardableResult
-  mutating func remove(_ id: UInt64) -> Bool {
-    guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
+  mutating func remove(_ id: UInt64) -> Bool { take(id) != nil }
+
+  /// Removes a listener and returns it (`nil` if it was not there): the caller frees it, after
+  /// its access to the registry has ended (freeing a listener frees what its body captured,
+  /// whose `deinit` is user code).
+  mutating func take(_ id: UInt64) -> Listener? {
+    guard let i = entries.firstIndex(where: { $0.id == id }) else { return nil }
     entries[i].isActive.store(false, ordering: .relaxed)
-    entries.remove(at: i)
-    return true
+    if entries[i].isInline { inlineCount -= 1 }
+    return entries.remove(at: i)
   }
 
-  mutating func removeAll() {
+  mutating func removeAll() { _ = takeAll() }
+
+  /// Removes every listener and returns them, for the caller to free (as ``take(_:)``).
+  mutating func takeAll() -> [Listener] {
     for entry in entries { entry.isActive.store(false, ordering: .relaxed) }
-    entries.removeAll()
+    inlineCount = 0
+    let all = entries
+    entries = []
+    return all
   }
 
   /// Calls every listener now (engine-internal listeners only).
@@ -65,15 +79,20 @@ struct ListenerRegistry<Value> {
 }
 
 extension ListenerRegistry where Value == QueryObserverResult {
-  /// ``notify(_:via:)`` with the result on the heap: each recorded call holds a reference to
-  /// it instead of a copy.
+  /// ``notify(_:via:)`` with the result on the heap: each recorded call is the listener and a
+  /// reference to the box (``EngineLock/recordResult(_:for:)``), not a closure holding a copy.
   func notify(_ box: QueryObserverResultBox, via lock: EngineLock) {
+    if inlineCount == 0 {
+      lock.recordResult(box, for: entries)
+      return
+    }
+    // In order: an inline listener's own recorded calls land between the ones around it.
     for entry in entries {
       if entry.isInline {
         entry.body(box.result)
-        continue
+      } else {
+        lock.recordResult(box, for: entry)
       }
-      lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(box.result) } }
     }
   }
 }
