@@ -288,10 +288,13 @@ final class EngineLock: @unchecked Sendable {
     // object's `deinit`), and kept as the next outbox if it is not too large to keep.
     effects.removeAll(keepingCapacity: true)
     let keep = effects.capacity <= Self.spareCapacityLimit
+    // The delivered FIFO, taken out under `fifoLock` and freed after it: its effects may hold
+    // the last references to objects whose `deinit` is user code.
+    var delivered: [Effect] = []
     while true {
       let next: Effect? = fifoLock.withLock {
         guard fifoHead < fifo.count else {
-          fifo.removeAll(keepingCapacity: true)
+          if !fifo.isEmpty { swap(&delivered, &fifo) }
           fifoHead = 0
           isDraining = false
           deliverer = 0
