@@ -86,7 +86,7 @@ extension Query {
       retryDelay: sharedOptions.retryDelay,
       networkMode: sharedOptions.networkMode
     )
-    let retryer = Retryer(engine: engine, config: config)
+    let retryer = Retryer(engine: engine, config: consume config)
     self.retryer = retryer
     let result = Promise<any Sendable>(scheduler: engine.scheduler)
     retryer.start().whenSettled { [self] outcome in
