@@ -212,8 +212,17 @@ public final class QueryCache: @unchecked Sendable {
 
   /// Every query matching `filters`.
   public func findAll(_ filters: QueryFilters = QueryFilters()) -> [Query] {
-    let all = getAll()
-    return filters.isEmpty ? all : all.filter { filters.matches($0) }
+    if filters.isEmpty { return getAll() }
+    // Inside the engine's transaction (`invalidateQueries`, `refetchQueries`, …: the matching
+    // already runs under the lock there) and without a predicate: one pass, without first
+    // copying every query into an array (a retain and a release per query). Outside it, or with
+    // a caller's predicate, the matching runs on the copy as before.
+    if filters.predicate == nil, engine.lock.isHeldByCurrentThread {
+      var matched: [Query] = []
+      for case let query? in ordered where filters.matches(query) { matched.append(query) }
+      return matched
+    }
+    return getAll().filter { filters.matches($0) }
   }
 
   /// Calls `listener` for every event until the returned function is called.

@@ -79,15 +79,29 @@ extension QueryClient {
   package func refetchQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
     engine.lock.sync {
       let fetchOptions = FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError)
-      let promises: [Promise<any Sendable>] = queryCache.findAll(filters)
-        .filter { !$0.isDisabledLocked() && !$0.isStaticLocked() }
-        .map { query in
-          let fetch = query.fetch(nil, fetchOptions)
-          // With `throwOnError`, the fetch promise itself; otherwise `.catch(noop)`.
-          let promise = fetchOptions.throwOnError == true ? fetch : fetch.ignoringRejection()
-          return query.stateStorage.fetchStatus == .paused ? Promise.resolved((), scheduler: engine.scheduler) : promise
+      let throwOnError = fetchOptions.throwOnError == true
+      // TanStack: `Promise.all(queries.map(fetch, .catch(noop) unless throwOnError, or a
+      // resolved promise when paused)).then(noop)`. The values are never read, so a
+      // `PromiseCountdown` follows them with the same jobs: every fetch is started first (the
+      // `map`), then each promise is counted in order (`Promise.all` subscribing).
+      var fetches: [(promise: Promise<any Sendable>, paused: Bool)] = []
+      for query in queryCache.findAll(filters) where !query.isDisabledLocked() && !query.isStaticLocked() {
+        let fetch = query.fetch(nil, fetchOptions)
+        fetches.append((fetch, query.stateStorage.fetchStatus == .paused))
+      }
+      let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
+      for (fetch, paused) in fetches {
+        if paused {
+          // The `.catch(noop)` promise still follows the fetch, with nobody after it.
+          if !throwOnError { fetch.whenSettled { _ in } }
+          countdown.countFulfilled()
+        } else if throwOnError {
+          countdown.count(fetch)
+        } else {
+          countdown.countIgnoringRejection(fetch)
         }
-      return promiseAll(promises, scheduler: engine.scheduler).then { _ in () }
+      }
+      return countdown.all.then { _ in () }
     }
   }
 

@@ -1,3 +1,22 @@
+/// What one fetch's closures share (TanStack's closure over `fetch`'s locals): the query, the
+/// abort signal, the fetch options and the result promise, with the retryer until the fetch
+/// settles. The retryer's closures capture only this object (or only the query), so they cost
+/// no closure contexts; the two hold each other until `fetchSettled` lets go of the retryer.
+final class QueryFetchRun: @unchecked Sendable {
+  // Safe: `retryer` is only read and written under the query's engine lock; the rest is immutable.
+  let query: Query
+  let signal = AbortSignal()
+  let fetchOptions: FetchOptions?
+  let result: Promise<any Sendable>
+  var retryer: Retryer?
+
+  init(query: Query, fetchOptions: FetchOptions?, scheduler: any QueryScheduler) {
+    self.query = query
+    self.fetchOptions = fetchOptions
+    result = Promise(scheduler: scheduler)
+  }
+}
+
 /// Options for one fetch (TanStack's `FetchOptions`).
 struct FetchOptions {
   var cancelRefetch: Bool?
@@ -52,51 +71,62 @@ extension Query {
       setOptions(sharing: observer.optionsBox)
     }
 
-    let signal = AbortSignal()
-    let fetchOptionsCopy = fetchOptions
+    let run = QueryFetchRun(query: self, fetchOptions: fetchOptions, scheduler: engine.scheduler)
     let fetchFn: () -> Promise<any Sendable> = queryType == "infinite"
-      ? infiniteFetchFn(signal: signal, fetchOptions: fetchOptionsCopy)
-      : { [self] in
-        let context = QueryFunctionContext(
-          queryKey: queryKey, meta: sharedOptions.meta, client: client, signal: signal,
-          // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
-          // context of its own (a weak capture cost one, and the query's weak-reference table).
-          onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
-        abortSignalConsumed = false
-        return runQueryFn(context, fetchOptionsCopy, queryFn: sharedOptions.queryFn)
-      }
+      ? infiniteFetchFn(signal: run.signal, fetchOptions: fetchOptions)
+      : { [run] in run.query.runQueryFn(of: run) }
 
     revertState = stateStorage
     dispatch(.fetch(meta: fetchOptions?.meta))
 
-    let config = Retryer.Config(
+    // Each closure captures one reference (the query or the run), so none needs a context.
+    let retryer = Retryer(engine: engine, config: Retryer.Config(
       fn: fetchFn,
       initialPromise: fetchOptions?.initialPromise,
-      onCancel: { [self] error in
-        if let cancelled = error as? CancelledError, cancelled.revert, var reverted = revertState {
-          reverted.fetchStatus = .idle
-          setState(reverted)
-        }
-        signal.abort(via: engine.lock)
-      },
+      onCancel: { [run] error in run.query.onFetchCancel(error, signal: run.signal) },
       onFail: { [self] count, error in dispatch(.failed(failureCount: count, error: error)) },
       onPause: { [self] in dispatch(.pause) },
       onContinue: { [self] in dispatch(.continue) },
       retry: sharedOptions.retry,
       retryDelay: sharedOptions.retryDelay,
       networkMode: sharedOptions.networkMode
-    )
-    let retryer = Retryer(engine: engine, config: config)
+    ))
     self.retryer = retryer
-    let result = Promise<any Sendable>(scheduler: engine.scheduler)
-    retryer.start().whenSettled { [self] outcome in
-      engine.lock.sync {
-        settleFetch(outcome, retryer: retryer, into: result)
-        if self.retryer === retryer { self.retryer = nil }
-        scheduleGc()
-      }
+    run.retryer = retryer
+    retryer.start().whenSettled { [run] outcome in run.query.fetchSettled(outcome, run: run) }
+    return run.result
+  }
+
+  /// The fetch function of a query that is not infinite: calls the query function.
+  private func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable> {
+    let context = QueryFunctionContext(
+      queryKey: queryKey, meta: sharedOptions.meta, client: client, signal: run.signal,
+      // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
+      // context of its own (a weak capture cost one, and the query's weak-reference table).
+      onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
+    abortSignalConsumed = false
+    return runQueryFn(context, run.fetchOptions, queryFn: sharedOptions.queryFn)
+  }
+
+  /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
+  private func onFetchCancel(_ error: any Error, signal: AbortSignal) {
+    if let cancelled = error as? CancelledError, cancelled.revert, var reverted = revertState {
+      reverted.fetchStatus = .idle
+      setState(reverted)
     }
-    return result
+    signal.abort(via: engine.lock)
+  }
+
+  /// The retryer's promise settled: settles the fetch's result and lets go of the retryer.
+  private func fetchSettled(_ outcome: Result<any Sendable, any Error>, run: QueryFetchRun) {
+    engine.lock.sync {
+      guard let retryer = run.retryer else { preconditionFailure("a fetch settles once") }
+      // The run and the retryer hold each other (through the retryer's closures) until here.
+      run.retryer = nil
+      settleFetch(outcome, retryer: retryer, into: run.result)
+      if self.retryer === retryer { self.retryer = nil }
+      scheduleGc()
+    }
   }
 
   private func settleFetch(_ outcome: Result<any Sendable, any Error>, retryer: Retryer, into result: Promise<any Sendable>) {

@@ -246,6 +246,58 @@ func promiseAll<T: Sendable>(_ promises: [Promise<T>], scheduler: any QuerySched
   return all
 }
 
+/// `Promise.all` over promises whose values nobody reads, followed as `promiseAll` follows them
+/// (`refetchQueries`'s `Promise.all(promises).then(noop)`): ``all`` fulfils with `()` once every
+/// counted promise has fulfilled, or rejects with the first rejection.
+///
+/// Each callback captures only this object, so a callback costs no closure context, and no
+/// array of values is kept (`promiseAll` allocated a context per promise for its index).
+final class PromiseCountdown: @unchecked Sendable {
+  // Safe: `remaining` is a `Mutex`; `all` and `scheduler` are immutable references.
+  /// Settles when the count reaches zero, or with the first rejection.
+  let all: Promise<Void>
+  private let scheduler: any QueryScheduler
+  private let remaining: Mutex<Int>
+
+  /// A countdown over `count` promises; with none, ``all`` has fulfilled at once.
+  init(count: Int, scheduler: any QueryScheduler) {
+    self.scheduler = scheduler
+    all = Promise(scheduler: scheduler)
+    remaining = Mutex(count)
+    if count == 0 { all.resolve(()) }
+  }
+
+  /// What `promiseAll` does when `promise` settles: counts its fulfilment, or rejects ``all``.
+  func count(_ promise: Promise<any Sendable>) {
+    promise.whenSettled { [self] outcome in
+      switch outcome {
+      case .success: fulfilOne()
+      case .failure(let error): all.reject(error)
+      }
+    }
+  }
+
+  /// What `promiseAll` does with `promise.ignoringRejection()`: the fulfilment is counted one
+  /// job after `promise` settles either way (the job in which the `catch` promise would deliver
+  /// to `Promise.all`), without that intermediate promise and its closure.
+  func countIgnoringRejection(_ promise: Promise<any Sendable>) {
+    promise.whenSettled { [self] _ in scheduler.enqueue { [self] in fulfilOne() } }
+  }
+
+  /// What `promiseAll` does with a promise that has already fulfilled: counted in a job queued now.
+  func countFulfilled() {
+    scheduler.enqueue { [self] in fulfilOne() }
+  }
+
+  private func fulfilOne() {
+    let done = remaining.withLock { count -> Bool in
+      count -= 1
+      return count == 0
+    }
+    if done { all.resolve(()) }
+  }
+}
+
 /// The shared tally of `promiseAll`.
 private final class PromiseAllBox<T: Sendable>: @unchecked Sendable {
   // Safe: `values` and `remaining` are guarded by `lock`.

@@ -1,0 +1,48 @@
+import Testing
+@testable import Quarry
+
+/// A fetch's `QueryFetchRun` and its `Retryer` hold each other (the retryer's closures capture
+/// the run) until the fetch settles; then both must be freed, whether it succeeded, failed or
+/// was cancelled.
+@Suite struct FetchRunTests {
+  private final class Weak: @unchecked Sendable {
+    // Safe: written once on the test's thread before being read there.
+    weak var retryer: Retryer?
+  }
+
+  private func retryerIsFreed(after finish: (QueryClient, VirtualScheduler) -> Void, queryFn: (VirtualScheduler) -> QueryFnOption) -> Bool {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["k"])
+    options.queryFn = queryFn(scheduler)
+    options.retry = .bool(false)
+    let weak = Weak()
+    do {
+      client.prefetchQueryPromise(options)
+      let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
+      weak.retryer = client.engine.lock.sync { query.retryer }
+      #expect(weak.retryer != nil)
+    }
+    finish(client, scheduler)
+    return weak.retryer == nil
+  }
+
+  @Test func aSucceededFetchFreesItsRetryer() {
+    #expect(retryerIsFreed(after: { _, scheduler in scheduler.advance(by: 200) },
+      queryFn: { _ in .fn { _ in "data" } }))
+  }
+
+  @Test func aFailedFetchFreesItsRetryer() {
+    #expect(retryerIsFreed(after: { _, scheduler in scheduler.advance(by: 200) },
+      queryFn: { _ in .fn { _ in throw QuarryError.undefinedData(queryHash: "x") } }))
+  }
+
+  @Test func aCancelledFetchFreesItsRetryer() {
+    #expect(retryerIsFreed(after: { client, scheduler in
+      scheduler.advance(by: 10)
+      _ = client.cancelQueriesPromise(QueryFilters(queryKey: ["k"]))
+      scheduler.advance(by: 2000)
+    }, queryFn: { scheduler in .fn { _ in await scheduler.sleep(1000); return "late" } }))
+  }
+}
+

@@ -1,0 +1,74 @@
+import Testing
+@testable import Quarry
+
+/// `PromiseCountdown` (what `refetchQueries` waits on) must settle in the same job, with the same
+/// outcome, as the `promiseAll(…).then` over `.catch(noop)` promises it replaces.
+@Suite struct PromiseCountdownTests {
+  enum Mode { case ignoringRejection, throwing, fulfilled }
+
+  /// Settles three promises one after another, the last with `lastFails`, while a chain of
+  /// numbered jobs runs; logs where the combined promise settles among them.
+  private func trace(mode: Mode, lastFails: Bool, countdown: Bool) -> [String] {
+    let scheduler = VirtualScheduler()
+    let log = Log()
+    let promises = (0..<3).map { _ in Promise<any Sendable>(scheduler: scheduler) }
+    let combined: Promise<Void>
+    if countdown {
+      let c = PromiseCountdown(count: promises.count, scheduler: scheduler)
+      for p in promises {
+        switch mode {
+        case .ignoringRejection: c.countIgnoringRejection(p)
+        case .throwing: c.count(p)
+        case .fulfilled: c.countFulfilled()
+        }
+      }
+      combined = c.all.then { _ in () }
+    } else {
+      let followed: [Promise<any Sendable>] = promises.map { p in
+        switch mode {
+        case .ignoringRejection: return p.ignoringRejection()
+        case .throwing: return p
+        case .fulfilled: return Promise.resolved((), scheduler: scheduler)
+        }
+      }
+      combined = promiseAll(followed, scheduler: scheduler).then { _ in () }
+    }
+    combined.whenSettled { result in
+      switch result {
+      case .success: log.append("fulfilled")
+      case .failure: log.append("rejected")
+      }
+    }
+    @Sendable func tick(_ i: Int) {
+      scheduler.enqueue {
+        log.append("job \(i)")
+        if i == 1 { promises[0].resolve(0) }
+        if i == 2 { promises[1].resolve(1) }
+        if i == 3 {
+          if lastFails { promises[2].reject(QuarryError.undefinedData(queryHash: "k")) } else { promises[2].resolve(2) }
+        }
+        if i < 10 { tick(i + 1) }
+      }
+    }
+    tick(0)
+    scheduler.runUntilIdle()
+    return log.entries
+  }
+
+  @Test(arguments: [Mode.ignoringRejection, .throwing, .fulfilled], [false, true])
+  func settlesInTheJobPromiseAllWould(mode: Mode, lastFails: Bool) {
+    let expected = trace(mode: mode, lastFails: lastFails, countdown: false)
+    #expect(expected.contains("fulfilled") || expected.contains("rejected"))
+    #expect(trace(mode: mode, lastFails: lastFails, countdown: true) == expected)
+  }
+
+  @Test func withNothingToCountItHasFulfilledAtOnce() {
+    let scheduler = VirtualScheduler()
+    let countdown = PromiseCountdown(count: 0, scheduler: scheduler)
+    let log = Log()
+    countdown.all.whenSettled { _ in log.append("settled") }
+    #expect(log.entries.isEmpty)
+    scheduler.runUntilIdle()
+    #expect(log.entries == ["settled"])
+  }
+}
