@@ -35,7 +35,7 @@ public final class DataBox: @unchecked Sendable {
   let isCommonPrimitive: Bool
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
-    let type = type(of: value)
+    let type = storedType(of: value)
     if type == DataBox.self || castMaySeeThrough(type), let box = value as? DataBox {
       storage = box.storage
       mayBeDeep = box.mayBeDeep
@@ -59,7 +59,7 @@ public final class DataBox: @unchecked Sendable {
 /// parameters of `InfiniteData`. Anything else is left to Swift. Shared by every holder of deep
 /// values (``DataBox`` and so `DeepReleased`).
 private func releaseDeepJSON(_ value: inout any Sendable) {
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == JSONValue.self {
     var taken: any Sendable = ()
     swap(&taken, &value)
@@ -72,7 +72,7 @@ private func releaseDeepJSON(_ value: inout any Sendable) {
   var pending: [any Sendable] = [()]
   swap(&pending[0], &value)
   while var next = pending.popLast() {
-    let type = Swift.type(of: next)
+    let type = storedType(of: next)
     if type == JSONValue.self {
       var json = next as! JSONValue
       next = ()
@@ -106,7 +106,7 @@ func unboxed(_ value: any Sendable) -> any Sendable { asDataBox(value)?.value ??
 /// `value as? JSONValue`, without the runtime's general cast when it cannot be one.
 @inline(__always)
 func asJSONValue(_ value: any Sendable) -> JSONValue? {
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == JSONValue.self { return .some(value as! JSONValue) }
   // Not `? … : nil`: that `nil` would be the literal `JSONValue.null`.
   return castMaySeeThrough(type) ? value as? JSONValue : Optional<JSONValue>.none
@@ -115,9 +115,22 @@ func asJSONValue(_ value: any Sendable) -> JSONValue? {
 /// `value as? DataBox`, without the runtime's general cast when it cannot be one.
 @inline(__always)
 func asDataBox(_ value: any Sendable) -> DataBox? {
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == DataBox.self { return (value as! DataBox) }
   return castMaySeeThrough(type) ? value as? DataBox : nil
+}
+
+/// The type `value` was stored as: its exact type for a struct, enum, tuple or function, a
+/// class or one of its superclasses for an object. What the checks here compare with `==` is a
+/// struct, an enum or the final class ``DataBox`` (no subclass, so an instance is stored as
+/// `DataBox`), and anything stored as a class passes ``castMaySeeThrough(_:)`` to the runtime's
+/// cast, so the answers are `type(of:)`'s. It reads the existential's type field;
+/// `type(of:)` asks the runtime for the dynamic type (`swift_getDynamicType`, about 30
+/// instructions, several per write).
+@inline(__always)
+func storedType(of value: any Sendable) -> any Any.Type {
+  func open<T>(_: T) -> any Any.Type { T.self }
+  return open(value)
 }
 
 /// Whether `as?` could find another type inside a value of `type`: anything but a plain struct
@@ -173,7 +186,7 @@ private func primitivesEqual<T, U>(_ a: T, _ b: U) -> Bool? {
 /// Whether a value is a primitive, equal by value in JavaScript even without structural sharing.
 func isPrimitive(_ value: any Sendable) -> Bool {
   // The common types by their exact type, before the runtime's casts.
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == Int.self || type == String.self || type == Double.self || type == Bool.self { return true }
   if type == DataBox.self || !castMaySeeThrough(type) && type != JSONValue.self && type != Float.self && type != Int64.self {
     // A box, or a plain struct or enum that no cast below can match.
