@@ -88,6 +88,28 @@ import Testing
     #expect(client.queryCache.get(#"["b"]"#) != nil)
   }
 
+  /// A write whose lookup missed looks the hash up again only when the cache changed since: an
+  /// updater that adds the query (by an equal key, or by another key with the same hash) writes
+  /// into that query instead of building a second one.
+  @Test func anUpdaterThatAddsItsQueryWritesIntoIt() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"]) { _ -> (any Sendable)? in
+      client.setQueryData(["a"], value: 1)
+      return 2
+    }
+    #expect(client.queryCache.getAll().count == 1)
+    #expect(client.getQueryData(["a"]) as? Int == 2)
+    // `[undefined]` hashes as `[null]`: the query the updater builds for `[null]` is its query.
+    client.setQueryData([.undefined]) { _ -> (any Sendable)? in
+      client.setQueryData([nil], value: 3)
+      return 4
+    }
+    #expect(client.queryCache.getAll().count == 2)
+    #expect(client.queryCache.get("[null]")?.queryKey == [nil])
+    #expect(client.getQueryData([nil]) as? Int == 4)
+    #expect(client.getQueryData([.undefined]) as? Int == 4)
+  }
+
   @Test func anUpdaterThatRemovesItsQueryWritesIntoANewOne() {
     let client = QueryClient(scheduler: VirtualScheduler())
     client.setQueryData(["a"], value: 1)

@@ -186,8 +186,10 @@ public final class QueryClient: @unchecked Sendable {
     /// The key hashed for the key table once, for the lookup and for a new query's insertion.
     let keySlot: Prehashed<QueryKey>?
     let existing: Query?
-    /// The hash, when the lookup had to write it.
+    /// The hash, when the lookup had to write it, and the slot it was looked up by in the
+    /// hash table (hashed once, for the lookup and a new query's insertion).
     let knownHash: String?
+    let hashSlot: Prehashed<CodeUnitString>?
   }
 
   /// Looks up `queryKey`'s query for a write; the caller holds the engine lock.
@@ -196,14 +198,17 @@ public final class QueryClient: @unchecked Sendable {
     let revision = queryCache.revision
     let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
     if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
-      return WriteTarget(revision: revision, keySlot: keySlot, existing: query, knownHash: nil)
+      return WriteTarget(revision: revision, keySlot: keySlot, existing: query, knownHash: nil, hashSlot: nil)
     }
-    let hash = queryHash(queryKey)
-    return WriteTarget(revision: revision, keySlot: keySlot, existing: queryCache.lookup(hash), knownHash: hash)
+    let hash = hashFollowsKey ? queryKey.queryHash : queryHash(queryKey)
+    let hashSlot = Prehashed(CodeUnitString(hash))
+    return WriteTarget(revision: revision, keySlot: keySlot, existing: queryCache.lookup(hashSlot: hashSlot), knownHash: hash, hashSlot: hashSlot)
   }
 
   /// Writes `data` (not undefined) to the query `target` found, or to a new one; the caller
-  /// holds the engine lock.
+  /// holds the engine lock. Inlined into both forms: a `WriteTarget` passed to it was
+  /// destroyed through its value witness.
+  @inline(__always)
   private func write(_ data: any Sendable, to target: WriteTarget, _ queryKey: QueryKey, updatedAt: Double?) -> (any Sendable)? {
     let query: Query
     if let existing = target.existing, target.revision == queryCache.revision {
@@ -211,7 +216,13 @@ public final class QueryClient: @unchecked Sendable {
     } else if hashFollowsKey, queryDefaults.isEmpty {
       // The options `defaultQueryOptions` builds for a bare key differ by key and hash only.
       let shared = sharedWriteOptions ?? makeSharedWriteOptions()
-      query = queryCache.build(self, queryKey: queryKey, queryHash: target.knownHash ?? queryKey.queryHash, sharing: shared, keySlot: target.keySlot)
+      if let hash = target.knownHash, let hashSlot = target.hashSlot {
+        // Its lookup missed, and if the cache has not changed since, the slot is still free.
+        let absent = target.existing == nil && target.revision == queryCache.revision
+        query = queryCache.build(self, queryKey: queryKey, queryHash: hash, sharing: shared, keySlot: target.keySlot, hashSlot: hashSlot, absent: absent)
+      } else {
+        query = queryCache.build(self, queryKey: queryKey, queryHash: queryKey.queryHash, sharing: shared, keySlot: target.keySlot)
+      }
     } else {
       var options = QueryOptions(queryKey: queryKey)
       if hashFollowsKey {

@@ -107,10 +107,17 @@ public final class Query: @unchecked Sendable {
     self.optionsBox = shared
     self.optionsKeyIsOwn = true
     if shared.options.isInfinite { queryType = "infinite" }
-    let initial = Query.defaultState(shared.options, now: engine.now)
-    self.initialStateBox = initial.isBlank ? nil : QueryStateBox(initial)
-    // Not `state ?? initial`: its autoclosure copies the state.
-    if let state { self.stateStorage = state } else { self.stateStorage = initial }
+    if case .none = shared.options.initialData {
+      // `defaultState` without initial data is `QueryState()`: built in place, without copying
+      // the options into its argument or reading the clock.
+      self.initialStateBox = nil
+      if let state { self.stateStorage = state } else { self.stateStorage = QueryState() }
+    } else {
+      let initial = Query.defaultState(shared.options, now: engine.now)
+      self.initialStateBox = initial.isBlank ? nil : QueryStateBox(initial)
+      // Not `state ?? initial`: its autoclosure copies the state.
+      if let state { self.stateStorage = state } else { self.stateStorage = initial }
+    }
     updateGcTime(shared.options.gcTime)
     scheduleGc()
   }
