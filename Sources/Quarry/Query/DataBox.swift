@@ -18,9 +18,10 @@
 /// 128 levels releases it level by level when the box goes, so Quarry's releases of data
 /// never overflow the stack (see ``JSONValue/dismantle(_:)``).
 public final class DataBox: @unchecked Sendable {
-  // Safe: `storage` is written only by `init` and `deinit`, when no other reference to the box
-  // exists; everything else reads it (so no access can overlap a write, and the dynamic
-  // exclusivity check, measurable on the cache's hot paths, is left out).
+  // Safe: `storage` is written only by `init` and `deinit`, and by `replaceInPlace` when the
+  // engine, under its lock, holds the only reference to the box (so no other thread or holder
+  // can read it meanwhile); everything else reads it (so no access can overlap a write, and the
+  // dynamic exclusivity check, measurable on the cache's hot paths, is left out).
   @exclusivity(unchecked) private var storage: any Sendable
   /// The data.
   public var value: any Sendable { storage }
@@ -33,6 +34,13 @@ public final class DataBox: @unchecked Sendable {
   /// for the dynamic type, twice per comparison of two boxes). `false` says nothing: other
   /// primitives are still found by `isPrimitive`.
   let isCommonPrimitive: Bool
+  /// Whether the engine made this box for new data (``replaceData(_:_:structuralSharing:)``)
+  /// and has handed it to no user code, so that only queries' states and results can hold it
+  /// and ``replaceInPlace(with:sharing:)`` may reuse it once none but the writer's state does.
+  /// A box made by the caller, or given to a structural sharing function, might be watched
+  /// through a weak reference and is never reused. `@exclusivity(unchecked)`: written once
+  /// before the box is stored anywhere, or cleared, under the engine lock; read under it.
+  @exclusivity(unchecked) private(set) var reusable = false
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
     let type = storedType(of: value)
@@ -51,6 +59,34 @@ public final class DataBox: @unchecked Sendable {
 
   deinit {
     if mayBeDeep { releaseDeepJSON(&storage) }
+  }
+
+  /// `replaceData(self, value, sharing: sharing)` done in this box, for a ``reusable`` box that
+  /// only the writing query's state holds (the caller checked `isKnownUniquelyReferenced` under
+  /// the engine lock: no observer result, revert or initial state, caller or other thread holds
+  /// it, so nobody can see it change). When this box and `value` hold the same common primitive
+  /// type and `sharing` is not a function, `replaceData` gives this box when the two are equal
+  /// and otherwise a new box holding `value` with this box's flags; the value is stored here
+  /// instead (an allocation and a free less per write). Returns `false`, changing nothing, when
+  /// that does not apply.
+  func replaceInPlace(with value: any Sendable, sharing: StructuralSharingOption?) -> Bool {
+    guard isCommonPrimitive && reusable else { return false }
+    if case .function? = sharing { return false }
+    guard storedType(of: value) == storedType(of: storage) else { return false }
+    // Equal values keep the old one (`String ==` is canonical equivalence: the stored code
+    // units stay, as when `replaceData` keeps the previous box).
+    if !valuesEqual(storage, value) { storage = value }
+    return true
+  }
+
+  /// Called before user code is given the box: it is never reused afterwards.
+  func handOut() { if reusable { reusable = false } }
+
+  /// A new box for new data, which `replaceInPlace` may reuse.
+  static func fresh(_ value: any Sendable) -> DataBox {
+    let box = DataBox(value)
+    box.reusable = true
+    return box
   }
 }
 
@@ -220,7 +256,7 @@ func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: B
       return previous
     }
   }
-  return newBox ?? DataBox(value)
+  return newBox ?? DataBox.fresh(value)
 }
 
 /// Whether both values are JSON arrays, or both JSON objects (`replaceEqualDeep` copies then).

@@ -227,7 +227,17 @@ public final class Query: @unchecked Sendable {
 
   @discardableResult
   func setData(_ newData: any Sendable, updatedAt: Double? = nil, manual: Bool) -> DataBox {
-    let box = replaceData(stateStorage.dataBox, newData, sharing: sharedOptions.structuralSharing)
+    let box: DataBox
+    let sharing = sharedOptions.structuralSharing
+    // A primitive written over one of its type, into a box nobody else holds, is stored in that
+    // box (`DataBox.replaceInPlace`): nothing can tell it from the new box `replaceData` makes.
+    if isKnownUniquelyReferenced(&stateStorage.dataBox), let previous = stateStorage.dataBox,
+      previous.replaceInPlace(with: newData, sharing: sharing)
+    {
+      box = previous
+    } else {
+      box = replaceData(stateStorage.dataBox, newData, sharing: sharing)
+    }
     dispatch(.success(dataUpdatedAt: updatedAt, manual: manual), data: box)
     return box
   }
