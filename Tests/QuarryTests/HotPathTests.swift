@@ -14,6 +14,35 @@ import Testing
     #expect(!isUndefined([Int?.none] as any Sendable))
   }
 
+  /// `setQueryData(_:value:)` skips the updater but not TanStack's `data === undefined` check:
+  /// a nil `Optional`, also inside a box, writes nothing, as the updater form returning it does.
+  @Test func theValueFormWritesNothingForUndefinedData() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let undefined: [any Sendable] = [Int?.none as any Sendable, Int??.some(nil) as any Sendable, DataBox(Int?.none as any Sendable)]
+    for value in undefined {
+      #expect(client.setQueryData(["a"], value: value) == nil)
+      #expect(client.setQueryData(["b"]) { _ in value } == nil)
+    }
+    #expect(client.queryCache.getAll().isEmpty)
+    #expect(client.setQueryData(["a"], value: Int?.some(1) as any Sendable) as? Int? == .some(1))
+    #expect(client.setQueryData(["a"], value: 2) as? Int == 2)
+    #expect(client.setQueryData(["a"], value: Int?.none as any Sendable) == nil)
+    #expect(client.getQueryData(["a"]) as? Int == 2)
+    #expect(client.queryCache.getAll().count == 1)
+  }
+
+  /// `storedType(of:)` is `type(of:)` for everything the data checks compare it with.
+  @Test func storedTypesAreTheDynamicTypesTheChecksCompare() {
+    final class Object: Sendable {}
+    let values: [any Sendable] = [1, "x", 2.5, true, JSONValue.null, DataBox(1), Int?.none as any Sendable, [1], Object()]
+    for value in values {
+      let stored = storedType(of: value)
+      #expect(ObjectIdentifier(stored) == ObjectIdentifier(type(of: value) as any Any.Type))
+      #expect((stored == DataBox.self) == (value is DataBox))
+      #expect(castMaySeeThrough(stored) == castMaySeeThrough(type(of: value)))
+    }
+  }
+
   @Test func primitiveEqualityMatchesTheGeneralPath() {
     #expect(valuesEqual(1, 1))
     #expect(!valuesEqual(1, 2))
@@ -57,6 +86,28 @@ import Testing
     // Other keys still hash by `hashKey`.
     client.setQueryData(["b"], value: 1)
     #expect(client.queryCache.get(#"["b"]"#) != nil)
+  }
+
+  /// A write whose lookup missed looks the hash up again only when the cache changed since: an
+  /// updater that adds the query (by an equal key, or by another key with the same hash) writes
+  /// into that query instead of building a second one.
+  @Test func anUpdaterThatAddsItsQueryWritesIntoIt() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"]) { _ -> (any Sendable)? in
+      client.setQueryData(["a"], value: 1)
+      return 2
+    }
+    #expect(client.queryCache.getAll().count == 1)
+    #expect(client.getQueryData(["a"]) as? Int == 2)
+    // `[undefined]` hashes as `[null]`: the query the updater builds for `[null]` is its query.
+    client.setQueryData([.undefined]) { _ -> (any Sendable)? in
+      client.setQueryData([nil], value: 3)
+      return 4
+    }
+    #expect(client.queryCache.getAll().count == 2)
+    #expect(client.queryCache.get("[null]")?.queryKey == [nil])
+    #expect(client.getQueryData([nil]) as? Int == 4)
+    #expect(client.getQueryData([.undefined]) as? Int == 4)
   }
 
   @Test func anUpdaterThatRemovesItsQueryWritesIntoANewOne() {

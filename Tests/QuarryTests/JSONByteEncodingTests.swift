@@ -42,6 +42,31 @@ import Testing
     }
   }
 
+  /// Whole numbers take the byte writer's digit path: every length of 1-16 digits, both signs,
+  /// `-0`, the edges of 2^53, and near-whole numbers that must not take it.
+  @Test func wholeNumbersWriteTheSameTextAsTheStringWriter() {
+    var g = SplitMix64(state: 53)
+    var values: [Double] = [0, -0.0, 9, 10, 99, 100, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_991,
+      -9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_994, 1e16, 1e20, 1e21, 0.5, -0.5, 1.0000000000000002,
+      9_007_199_254_740_991.5.nextDown, -1e-300, .leastNonzeroMagnitude, .nan, .infinity, -.infinity]
+    var magnitude: UInt64 = 1
+    for _ in 0..<16 {
+      for _ in 0..<200 {
+        let whole = Double(g.next() % (magnitude * 10))
+        values.append(whole)
+        values.append(-whole)
+        values.append(whole + 0.25)
+      }
+      magnitude *= 10
+    }
+    for n in values {
+      var expected = ""
+      JSONValue.number(n).write(to: &expected, order: .sorted)
+      #expect(JSONValue.number(n).jsonText(order: .sorted) == expected, "\(n)")
+      #expect(QueryKey([.number(n)]).queryHash == "[\(expected)]", "\(n)")
+    }
+  }
+
   @Test func knownHashes() {
     #expect(QueryKey(["todos", 1, ["page": 2]]).queryHash == #"["todos",1,{"page":2}]"#)
     #expect(QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash == #"[{"9":3,"10":2,"01":4,"b":1}]"#)

@@ -105,9 +105,13 @@ public final class QueryCache: @unchecked Sendable {
 
   /// ``build(_:_:state:keySlot:)`` for a key hashed by `hashKey` (`queryHash`) whose defaulted
   /// options, without key and hash, are `shared`: a new query shares the box.
-  func build(_ client: QueryClient, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>?) -> Query {
-    let hashSlot = Prehashed(CodeUnitString(queryHash))
-    if let query = byHash[hashSlot] { return query }
+  ///
+  /// `hashSlot`, when given, is `queryHash` already hashed for the hash table; `absent` says
+  /// that a lookup of it missed with no query added or removed since (so it is not looked up
+  /// again).
+  func build(_ client: QueryClient, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>?, hashSlot known: Prehashed<CodeUnitString>? = nil, absent: Bool = false) -> Query {
+    let hashSlot = known ?? Prehashed(CodeUnitString(queryHash))
+    if !absent, let query = byHash[hashSlot] { return query }
     let query = Query(cache: self, queryKey: queryKey, queryHash: queryHash, sharing: shared, state: nil)
     query.keyHashed = true
     insert(query, hashSlot: hashSlot, keySlot: keySlot)
@@ -192,6 +196,9 @@ public final class QueryCache: @unchecked Sendable {
 
   /// The query with this hash; the caller holds the engine lock.
   func lookup(_ queryHash: String) -> Query? { byHash[Prehashed(CodeUnitString(queryHash))] }
+
+  /// ``lookup(_:)`` with the hash already hashed for the table.
+  func lookup(hashSlot: Prehashed<CodeUnitString>) -> Query? { byHash[hashSlot] }
 
   /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
   /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.

@@ -171,39 +171,74 @@ public final class QueryClient: @unchecked Sendable {
   @discardableResult
   public func setQueryData(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: ((any Sendable)?) -> (any Sendable)?) -> (any Sendable)? {
     engine.lock.sync {
-      // One lookup; `defaultQueryOptions` only for a query that does not exist yet (TanStack's
-      // `build` ignores the options of an existing one). The updater may change the cache.
-      let revision = queryCache.revision
-      // The key hashed for the key table once, for the lookup and for a new query's insertion.
-      let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
-      let existing: Query?
-      var knownHash: String?
-      if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
-        existing = query
-      } else {
-        let hash = queryHash(queryKey)
-        knownHash = hash
-        existing = queryCache.lookup(hash)
-      }
-      guard let data = updater(existing?.stateStorage.data), !isUndefined(unboxed(data)) else { return nil }
-      let query: Query
-      if let existing, revision == queryCache.revision {
-        query = existing
-      } else if hashFollowsKey, queryDefaults.isEmpty {
-        // The options `defaultQueryOptions` builds for a bare key differ by key and hash only.
-        let shared = sharedWriteOptions ?? makeSharedWriteOptions()
-        query = queryCache.build(self, queryKey: queryKey, queryHash: knownHash ?? queryKey.queryHash, sharing: shared, keySlot: keySlot)
-      } else {
-        var options = QueryOptions(queryKey: queryKey)
-        if hashFollowsKey {
-          // The hash `defaultQueryOptions` would write again.
-          options.queryHash = knownHash ?? queryKey.queryHash
-          options.keyHashed = true
-        }
-        query = queryCache.build(self, defaultQueryOptions(options, identity: false), keySlot: keySlot)
-      }
-      return query.setData(data, updatedAt: updatedAt, manual: true).value
+      let target = writeTarget(queryKey)
+      guard let data = updater(target.existing?.stateStorage.data), !isUndefinedData(data) else { return nil }
+      return write(data, to: target, queryKey, updatedAt: updatedAt)
     }
+  }
+
+  /// Where a keyed write goes, found before its data is computed: one lookup, and
+  /// `defaultQueryOptions` only for a query that does not exist yet (TanStack's `build` ignores
+  /// the options of an existing one).
+  private struct WriteTarget {
+    /// The cache's revision at the lookup: an updater may change the cache.
+    let revision: Int
+    /// The key hashed for the key table once, for the lookup and for a new query's insertion.
+    let keySlot: Prehashed<QueryKey>?
+    let existing: Query?
+    /// The hash, when the lookup had to write it, and the slot it was looked up by in the
+    /// hash table (hashed once, for the lookup and a new query's insertion).
+    let knownHash: String?
+    let hashSlot: Prehashed<CodeUnitString>?
+  }
+
+  /// Looks up `queryKey`'s query for a write; the caller holds the engine lock.
+  @inline(__always)
+  private func writeTarget(_ queryKey: QueryKey) -> WriteTarget {
+    let revision = queryCache.revision
+    let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
+    if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
+      return WriteTarget(revision: revision, keySlot: keySlot, existing: query, knownHash: nil, hashSlot: nil)
+    }
+    let hash = hashFollowsKey ? queryKey.queryHash : queryHash(queryKey)
+    let hashSlot = Prehashed(CodeUnitString(hash))
+    return WriteTarget(revision: revision, keySlot: keySlot, existing: queryCache.lookup(hashSlot: hashSlot), knownHash: hash, hashSlot: hashSlot)
+  }
+
+  /// Writes `data` (not undefined) to the query `target` found, or to a new one; the caller
+  /// holds the engine lock. Inlined into both forms: a `WriteTarget` passed to it was
+  /// destroyed through its value witness.
+  @inline(__always)
+  private func write(_ data: any Sendable, to target: WriteTarget, _ queryKey: QueryKey, updatedAt: Double?) -> (any Sendable)? {
+    let query: Query
+    if let existing = target.existing, target.revision == queryCache.revision {
+      query = existing
+    } else if hashFollowsKey, queryDefaults.isEmpty {
+      // The options `defaultQueryOptions` builds for a bare key differ by key and hash only.
+      let shared = sharedWriteOptions ?? makeSharedWriteOptions()
+      if let hash = target.knownHash, let hashSlot = target.hashSlot {
+        // Its lookup missed, and if the cache has not changed since, the slot is still free.
+        let absent = target.existing == nil && target.revision == queryCache.revision
+        query = queryCache.build(self, queryKey: queryKey, queryHash: hash, sharing: shared, keySlot: target.keySlot, hashSlot: hashSlot, absent: absent)
+      } else {
+        query = queryCache.build(self, queryKey: queryKey, queryHash: queryKey.queryHash, sharing: shared, keySlot: target.keySlot)
+      }
+    } else {
+      var options = QueryOptions(queryKey: queryKey)
+      if hashFollowsKey {
+        // The hash `defaultQueryOptions` would write again.
+        options.queryHash = target.knownHash ?? queryKey.queryHash
+        options.keyHashed = true
+      }
+      query = queryCache.build(self, defaultQueryOptions(options, identity: false), keySlot: target.keySlot)
+    }
+    return query.setData(data, updatedAt: updatedAt, manual: true).value
+  }
+
+  /// `isUndefined(unboxed(data))`: TanStack's `data === undefined`. A value stored as a plain
+  /// struct or enum (not a box, not an `Optional`) is answered from its stored type alone.
+  private func isUndefinedData(_ data: any Sendable) -> Bool {
+    castMaySeeThrough(storedType(of: data)) && isUndefined(unboxed(data))
   }
 
   /// `defaultQueryOptions` of a bare key's options, as `setQueryData` builds them, without the
@@ -227,7 +262,12 @@ public final class QueryClient: @unchecked Sendable {
   /// ```
   @discardableResult
   public func setQueryData(_ queryKey: QueryKey, value: any Sendable, updatedAt: Double? = nil) -> (any Sendable)? {
-    setQueryData(queryKey, updatedAt: updatedAt) { _ in value }
+    engine.lock.sync {
+      // The updater form with `{ _ in value }`, without reading the old data for it.
+      let target = writeTarget(queryKey)
+      guard !isUndefinedData(value) else { return nil }
+      return write(value, to: target, queryKey, updatedAt: updatedAt)
+    }
   }
 
   /// Writes data computed from the old data read as `T`; an updater returning `nil` changes
@@ -246,7 +286,7 @@ public final class QueryClient: @unchecked Sendable {
       let state = queryCache.lookup(hash)?.stateStorage
       let old = try state?.data(as: T.self, key: hash)
       guard let new = try updater(old) else { return nil }
-      return setQueryData(queryKey, updatedAt: updatedAt) { _ in new } as? T
+      return setQueryData(queryKey, value: new, updatedAt: updatedAt) as? T
     }
   }
 

@@ -26,20 +26,29 @@ extension JSONValue {
 
   /// Writes the value; `false` when it is nested deeper than `recursionLimit`.
   private func writeBytes(to sink: inout ByteSink, order: MemberOrder, depth: Int) -> Bool {
+    withUnsafePointer(to: self) { JSONValue.writeBytes($0, to: &sink, order: order, depth: depth) }
+  }
+
+  /// Writes the value at `value`, read in place: a value copied out of an array or dictionary
+  /// (a `for in`, or a method called on an element) costs an outlined copy and destroy of the
+  /// enum, retaining and releasing its payload.
+  private static func writeBytes(_ value: UnsafePointer<JSONValue>, to sink: inout ByteSink, order: MemberOrder, depth: Int) -> Bool {
     guard depth < JSONValue.recursionLimit else { return false }
-    switch self {
+    switch value.pointee {
     case .null, .undefined: sink.append("null")
     case .bool(let b): sink.append(b ? "true" : "false")
-    case .number(let n): JSONValue.writeNumberBytes(n, to: &sink)
-    case .string(let s): JSONValue.writeStringBytes(s, to: &sink)
+    case .number(let n): writeNumberBytes(n, to: &sink)
+    case .string(let s): writeStringBytes(s, to: &sink)
     case .array(let items):
       sink.append(UInt8(ascii: "["))
-      var first = true
-      for item in items {
-        if !first { sink.append(UInt8(ascii: ",")) }
-        first = false
-        guard item.writeBytes(to: &sink, order: order, depth: depth + 1) else { return false }
+      let written = items.withUnsafeBufferPointer { items in
+        for i in items.indices {
+          if i > 0 { sink.append(UInt8(ascii: ",")) }
+          guard writeBytes(items.baseAddress! + i, to: &sink, order: order, depth: depth + 1) else { return false }
+        }
+        return true
       }
+      guard written else { return false }
       sink.append(UInt8(ascii: "]"))
     case .object(let members):
       sink.append(UInt8(ascii: "{"))
@@ -48,12 +57,13 @@ extension JSONValue {
         if value.isUndefined { return true }
         if !first { sink.append(UInt8(ascii: ",")) }
         first = false
-        JSONValue.writeStringBytes(name, to: &sink)
+        writeStringBytes(name, to: &sink)
         sink.append(UInt8(ascii: ":"))
-        return value.writeBytes(to: &sink, order: order, depth: depth + 1)
+        return withUnsafePointer(to: value) { writeBytes($0, to: &sink, order: order, depth: depth + 1) }
       }
-      if members.count == 1, let (name, value) = members.first {
-        guard member(name, value) else { return false }
+      if members.count == 1 {
+        // The one member by iteration (`first` went through the generic `Collection.first`).
+        for (name, value) in members { guard member(name, value) else { return false } }
       } else {
         for name in JSONValue.orderedNames(members.keys, order) {
           guard member(name, members[name]!) else { return false }
@@ -64,52 +74,80 @@ extension JSONValue {
     return true
   }
 
-  /// `writeNumber`'s text: whole numbers below 2^53 digit by digit, the rest through
-  /// `ecmaScriptString`.
+  /// `writeNumber`'s text. Whole numbers below 2^53 in magnitude (`-0` among them, written `0`)
+  /// are written digit by digit, as `ecmaScriptString` writes them (`String(Int64)`); the rest
+  /// through `ecmaScriptString`, and NaN and the infinities as `null`.
   private static func writeNumberBytes(_ n: Double, to sink: inout ByteSink) {
-    guard n.isFinite else { return sink.append("null") }
-    guard abs(n) < 9_007_199_254_740_992, let whole = Int64(exactly: n) else {
+    // False for NaN and the infinities; in range, the conversion cannot trap.
+    if abs(n) < 9_007_199_254_740_992 {
+      let whole = Int64(n)
+      if Double(whole) == n { return writeWholeBytes(whole, to: &sink) }
       for byte in ecmaScriptString(n).utf8 { sink.append(byte) }
       return
     }
+    guard n.isFinite else { return sink.append("null") }
+    for byte in ecmaScriptString(n).utf8 { sink.append(byte) }
+  }
+
+  /// The decimal digits of `whole` (below 2^53 in magnitude), with `-` when negative.
+  @inline(__always)
+  private static func writeWholeBytes(_ whole: Int64, to sink: inout ByteSink) {
     var magnitude = whole.magnitude
     if whole < 0 { sink.append(UInt8(ascii: "-")) }
-    var digits: (UInt64, UInt64) = (0, 0)  // room for 16 digits, written backwards
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { raw in
+    if magnitude < 10 { return sink.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)) }
+    var count = 2
+    var bound: UInt64 = 100
+    while magnitude >= bound && count < 16 {
+      bound &*= 10
+      count += 1
+    }
+    sink.reserve(count) { digits in
+      var i = count
       repeat {
-        raw[15 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        i -= 1
+        digits[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
         magnitude /= 10
-        count += 1
-      } while magnitude > 0
-      for i in (16 - count)..<16 { sink.append(raw[i]) }
+      } while i > 0
     }
   }
 
-  /// `writeString`'s text: a string literal with `JSON.stringify`'s escapes, byte by byte.
+  /// `writeString`'s text: a string literal with `JSON.stringify`'s escapes. Runs of bytes that
+  /// need no escape are copied whole.
   private static func writeStringBytes(_ s: String, to sink: inout ByteSink) {
     sink.append(UInt8(ascii: "\""))
-    var s = s
-    s.withUTF8 { bytes in
-      for byte in bytes {
-        switch byte {
-        case UInt8(ascii: "\""): sink.append("\\\"")
-        case UInt8(ascii: "\\"): sink.append("\\\\")
-        case 0x0A: sink.append("\\n")
-        case 0x0D: sink.append("\\r")
-        case 0x09: sink.append("\\t")
-        case 0x08: sink.append("\\b")
-        case 0x0C: sink.append("\\f")
-        case 0..<0x20:
-          sink.append("\\u00")
-          let hex: StaticString = "0123456789abcdef"
-          sink.append(hex.utf8Start[Int(byte >> 4)])
-          sink.append(hex.utf8Start[Int(byte & 0xF)])
-        default: sink.append(byte)
-        }
-      }
+    // Native and small strings lend their UTF-8 in place; a bridged one is made contiguous first.
+    if s.utf8.withContiguousStorageIfAvailable({ writeEscapedBytes($0, to: &sink) }) == nil {
+      var s = s
+      s.withUTF8 { writeEscapedBytes($0, to: &sink) }
     }
     sink.append(UInt8(ascii: "\""))
+  }
+
+  @inline(__always)
+  private static func writeEscapedBytes(_ bytes: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) {
+    var runStart = 0
+    for i in 0..<bytes.count {
+      let byte = bytes[i]
+      // Everything from 0x20 up but `"` and `\` is written as it is (multi-byte sequences too).
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+      sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+      runStart = i + 1
+      switch byte {
+      case UInt8(ascii: "\""): sink.append("\\\"")
+      case UInt8(ascii: "\\"): sink.append("\\\\")
+      case 0x0A: sink.append("\\n")
+      case 0x0D: sink.append("\\r")
+      case 0x09: sink.append("\\t")
+      case 0x08: sink.append("\\b")
+      case 0x0C: sink.append("\\f")
+      default:
+        sink.append("\\u00")
+        let hex: StaticString = "0123456789abcdef"
+        sink.append(hex.utf8Start[Int(byte >> 4)])
+        sink.append(hex.utf8Start[Int(byte & 0xF)])
+      }
+    }
+    sink.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
   }
 }
 
@@ -131,5 +169,22 @@ struct ByteSink {
   mutating func append(_ text: StaticString) {
     let start = text.utf8Start
     for i in 0..<text.utf8CodeUnitCount { append(start[i]) }
+  }
+
+  /// Appends `bytes` with one copy.
+  @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let n = bytes.count
+    if n <= buffer.count - count, n > 0 {
+      UnsafeMutableRawPointer(buffer.baseAddress! + count).copyMemory(from: bytes.baseAddress!, byteCount: n)
+    }
+    count += n
+  }
+
+  /// Appends `n` bytes that `fill` writes, when they fit (only counted otherwise).
+  @inline(__always)
+  mutating func reserve(_ n: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+    if n <= buffer.count - count { fill(buffer.baseAddress! + count) }
+    count += n
   }
 }

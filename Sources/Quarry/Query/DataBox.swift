@@ -18,9 +18,10 @@
 /// 128 levels releases it level by level when the box goes, so Quarry's releases of data
 /// never overflow the stack (see ``JSONValue/dismantle(_:)``).
 public final class DataBox: @unchecked Sendable {
-  // Safe: `storage` is written only by `init` and `deinit`, when no other reference to the box
-  // exists; everything else reads it (so no access can overlap a write, and the dynamic
-  // exclusivity check, measurable on the cache's hot paths, is left out).
+  // Safe: `storage` is written only by `init` and `deinit`, and by `replaceInPlace` when the
+  // engine, under its lock, holds the only reference to the box (so no other thread or holder
+  // can read it meanwhile); everything else reads it (so no access can overlap a write, and the
+  // dynamic exclusivity check, measurable on the cache's hot paths, is left out).
   @exclusivity(unchecked) private var storage: any Sendable
   /// The data.
   public var value: any Sendable { storage }
@@ -33,9 +34,16 @@ public final class DataBox: @unchecked Sendable {
   /// for the dynamic type, twice per comparison of two boxes). `false` says nothing: other
   /// primitives are still found by `isPrimitive`.
   let isCommonPrimitive: Bool
+  /// Whether the engine made this box for new data (``replaceData(_:_:structuralSharing:)``)
+  /// and has handed it to no user code, so that only queries' states and results can hold it
+  /// and ``replaceInPlace(with:sharing:)`` may reuse it once none but the writer's state does.
+  /// A box made by the caller, or given to a structural sharing function, might be watched
+  /// through a weak reference and is never reused. `@exclusivity(unchecked)`: written once
+  /// before the box is stored anywhere, or cleared, under the engine lock; read under it.
+  @exclusivity(unchecked) private(set) var reusable = false
   /// Boxes `value`; a box is never boxed twice.
   public init(_ value: any Sendable) {
-    let type = type(of: value)
+    let type = storedType(of: value)
     if type == DataBox.self || castMaySeeThrough(type), let box = value as? DataBox {
       storage = box.storage
       mayBeDeep = box.mayBeDeep
@@ -52,6 +60,34 @@ public final class DataBox: @unchecked Sendable {
   deinit {
     if mayBeDeep { releaseDeepJSON(&storage) }
   }
+
+  /// `replaceData(self, value, sharing: sharing)` done in this box, for a ``reusable`` box that
+  /// only the writing query's state holds (the caller checked `isKnownUniquelyReferenced` under
+  /// the engine lock: no observer result, revert or initial state, caller or other thread holds
+  /// it, so nobody can see it change). When this box and `value` hold the same common primitive
+  /// type and `sharing` is not a function, `replaceData` gives this box when the two are equal
+  /// and otherwise a new box holding `value` with this box's flags; the value is stored here
+  /// instead (an allocation and a free less per write). Returns `false`, changing nothing, when
+  /// that does not apply.
+  func replaceInPlace(with value: any Sendable, sharing: StructuralSharingOption?) -> Bool {
+    guard isCommonPrimitive && reusable else { return false }
+    if case .function? = sharing { return false }
+    guard storedType(of: value) == storedType(of: storage) else { return false }
+    // Equal values keep the old one (`String ==` is canonical equivalence: the stored code
+    // units stay, as when `replaceData` keeps the previous box).
+    if !valuesEqual(storage, value) { storage = value }
+    return true
+  }
+
+  /// Called before user code is given the box: it is never reused afterwards.
+  func handOut() { if reusable { reusable = false } }
+
+  /// A new box for new data, which `replaceInPlace` may reuse.
+  static func fresh(_ value: any Sendable) -> DataBox {
+    let box = DataBox(value)
+    box.reusable = true
+    return box
+  }
 }
 
 /// Releases deep JSON in `value` without recursion (`JSONValue.release`): a `JSONValue`, a
@@ -59,7 +95,7 @@ public final class DataBox: @unchecked Sendable {
 /// parameters of `InfiniteData`. Anything else is left to Swift. Shared by every holder of deep
 /// values (``DataBox`` and so `DeepReleased`).
 private func releaseDeepJSON(_ value: inout any Sendable) {
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == JSONValue.self {
     var taken: any Sendable = ()
     swap(&taken, &value)
@@ -72,7 +108,7 @@ private func releaseDeepJSON(_ value: inout any Sendable) {
   var pending: [any Sendable] = [()]
   swap(&pending[0], &value)
   while var next = pending.popLast() {
-    let type = Swift.type(of: next)
+    let type = storedType(of: next)
     if type == JSONValue.self {
       var json = next as! JSONValue
       next = ()
@@ -106,7 +142,7 @@ func unboxed(_ value: any Sendable) -> any Sendable { asDataBox(value)?.value ??
 /// `value as? JSONValue`, without the runtime's general cast when it cannot be one.
 @inline(__always)
 func asJSONValue(_ value: any Sendable) -> JSONValue? {
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == JSONValue.self { return .some(value as! JSONValue) }
   // Not `? … : nil`: that `nil` would be the literal `JSONValue.null`.
   return castMaySeeThrough(type) ? value as? JSONValue : Optional<JSONValue>.none
@@ -115,9 +151,22 @@ func asJSONValue(_ value: any Sendable) -> JSONValue? {
 /// `value as? DataBox`, without the runtime's general cast when it cannot be one.
 @inline(__always)
 func asDataBox(_ value: any Sendable) -> DataBox? {
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == DataBox.self { return (value as! DataBox) }
   return castMaySeeThrough(type) ? value as? DataBox : nil
+}
+
+/// The type `value` was stored as: its exact type for a struct, enum, tuple or function, a
+/// class or one of its superclasses for an object. What the checks here compare with `==` is a
+/// struct, an enum or the final class ``DataBox`` (no subclass, so an instance is stored as
+/// `DataBox`), and anything stored as a class passes ``castMaySeeThrough(_:)`` to the runtime's
+/// cast, so the answers are `type(of:)`'s. It reads the existential's type field;
+/// `type(of:)` asks the runtime for the dynamic type (`swift_getDynamicType`, about 30
+/// instructions, several per write).
+@inline(__always)
+func storedType(of value: any Sendable) -> any Any.Type {
+  func open<T>(_: T) -> any Any.Type { T.self }
+  return open(value)
 }
 
 /// Whether `as?` could find another type inside a value of `type`: anything but a plain struct
@@ -173,7 +222,7 @@ private func primitivesEqual<T, U>(_ a: T, _ b: U) -> Bool? {
 /// Whether a value is a primitive, equal by value in JavaScript even without structural sharing.
 func isPrimitive(_ value: any Sendable) -> Bool {
   // The common types by their exact type, before the runtime's casts.
-  let type = type(of: value)
+  let type = storedType(of: value)
   if type == Int.self || type == String.self || type == Double.self || type == Bool.self { return true }
   if type == DataBox.self || !castMaySeeThrough(type) && type != JSONValue.self && type != Float.self && type != Int64.self {
     // A box, or a plain struct or enum that no cast below can match.
@@ -207,7 +256,7 @@ func replaceData(_ previous: DataBox?, _ new: any Sendable, structuralSharing: B
       return previous
     }
   }
-  return newBox ?? DataBox(value)
+  return newBox ?? DataBox.fresh(value)
 }
 
 /// Whether both values are JSON arrays, or both JSON objects (`replaceEqualDeep` copies then).

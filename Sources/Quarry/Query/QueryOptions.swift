@@ -166,7 +166,9 @@ public enum StructuralSharingOption: Sendable, Equatable, ExpressibleByBooleanLi
 /// otherwise structural sharing on or off.
 func replaceData(_ previous: DataBox?, _ new: any Sendable, sharing option: StructuralSharingOption?) -> DataBox {
   switch option {
-  case .function(let decide)?: return decide.call(previous, boxed(new))
+  case .function(let decide)?:
+    previous?.handOut()
+    return decide.call(previous, boxed(new))
   case .value(let on)?: return replaceData(previous, new, structuralSharing: on)
   case nil: return replaceData(previous, new, structuralSharing: nil)
   }
