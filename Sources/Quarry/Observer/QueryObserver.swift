@@ -43,6 +43,11 @@ public class QueryObserver: @unchecked Sendable {
   /// `placeholderData`): a reference to their box, where copying the option itself cost an
   /// outlined copy and destroy of an `Optional<PlaceholderDataOption>` per update.
   var currentResultOptions: QueryOptionsBox?
+  /// The query's ``Query/stateVersion`` the current result's last computation (`updateResult`)
+  /// read, when that computation depended on nothing but the current query's state and
+  /// ``currentResultOptions``; `-1` otherwise (see `recordResultInputs`). Recomputing with the
+  /// same version and options box gives the same result, so `updateResult` skips it.
+  var resultStateVersion = -1
   var selectError: ErrorBox?
   var selectFn: SelectFunction?
   var selectResult: DataBox?
@@ -209,6 +214,7 @@ public class QueryObserver: @unchecked Sendable {
         return result
       }
       currentResultStorage = result
+      resultStateVersion = -1
       currentResultOptions = optionsBox
       currentResultDataBox = currentQuery.stateStorage.dataBox
       return result
@@ -439,7 +445,16 @@ public class QueryObserver: @unchecked Sendable {
   func updateResult() {
     let prevResult = currentResultBox
     let box = optionsBox
+    // The state and the options the current result was last computed from (see
+    // `recordResultInputs`): recomputing would give the same result, which compares unchanged
+    // with the current one, and the members set below already hold what they would be set to
+    // (nothing else writes them without resetting `resultStateVersion`). Mounting (`onSubscribe`)
+    // lands here right after `init` computed the result.
+    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResult != nil {
+      return
+    }
     let nextResult = createResult(currentQuery, box.options)
+    recordResultInputs(currentQuery, box.options)
     currentResultDataBox = currentQuery.stateStorage.dataBox
     currentResultOptions = box
     if currentResultDataBox != nil { lastQueryWithDefinedData = currentQuery }
@@ -475,6 +490,34 @@ public class QueryObserver: @unchecked Sendable {
     notify(listeners: shouldNotify, next)
   }
 
+  /// Keeps the query's state version for the result `createResult` just made, if that result
+  /// depended only on the query's state, the options and the observer's members fixed by them:
+  /// not for an infinite observer (page functions), `select` or `placeholderData` (user code,
+  /// previous results), a kept select error (its `errorUpdatedAt` is the time), `enabled` or
+  /// `staleTime` functions (user code), nor when the staleness depends on the time (data
+  /// present, not invalidated, enabled, and a finite or default `staleTime`).
+  private func recordResultInputs(_ query: Query, _ options: QueryOptions) {
+    resultStateVersion = -1
+    guard type(of: self) == QueryObserver.self, options.select == nil, !options.hasPlaceholderData,
+      selectError == nil
+    else { return }
+    var disabled = false
+    switch options.enabled {
+    case nil: break
+    case .value(let enabled)?: disabled = !enabled
+    case .function?: return
+    }
+    var staleTime: StaleTime?
+    switch options.staleTime {
+    case nil: break
+    case .value(let value)?: staleTime = value
+    case .function?: return
+    }
+    let timeless = disabled || query.stateStorage.dataBox == nil || staleTime == .static
+      || query.stateStorage.isInvalidated || staleTime == .milliseconds(.infinity)
+    if timeless { resultStateVersion = query.stateVersion }
+  }
+
   /// Builds (or finds) the query of the current options; `hint` is what defaulting them found.
   private func updateQuery(_ hint: CachedQueryHint = .none) {
     let query: Query
@@ -486,6 +529,7 @@ public class QueryObserver: @unchecked Sendable {
     if query === currentQuery { return }
     let prevQuery = currentQuery
     currentQuery = query
+    resultStateVersion = -1
     currentQueryInitialDataUpdateCount = query.stateStorage.dataUpdateCount
     currentQueryInitialErrorUpdateCount = query.stateStorage.errorUpdateCount
     if !listeners.isEmpty {

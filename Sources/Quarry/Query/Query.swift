@@ -54,6 +54,12 @@ public final class Query: @unchecked Sendable {
   /// touches nothing but its argument, so no two accesses can overlap; the dynamic check cost
   /// about 80 instructions per read on the observers' paths (`isStaleByTime`, `createResult`).
   @exclusivity(unchecked) var stateStorage: QueryState
+  /// Counts the changes of ``stateStorage`` after the query was made: `dispatch` (the only place
+  /// the state changes afterwards) adds one. An observer compares it to decide that the state
+  /// its current result was made from is still the query's (`QueryObserver.updateResult`).
+  // Safe: `@exclusivity(unchecked)`: read and written whole, under the engine lock, by code that
+  // calls nothing while accessing it.
+  @exclusivity(unchecked) var stateVersion = 0
   /// The state `reset` returns to (TanStack's `#initialState`).
   var initialState: QueryState {
     get { initialStateBox?.state ?? QueryState() }
@@ -383,6 +389,7 @@ public final class Query: @unchecked Sendable {
     default: break
     }
     Query.reduce(&stateStorage, action, data: data, replacement: replacement, now: now, networkModeAllows: networkModeAllows)
+    stateVersion &+= 1
     if case .success(_, let manual) = action {
       // TanStack keeps the state a manual write leaves to revert a running fetch to. Only a
       // running fetch's `onCancel` reads it, and every fetch stores the state it starts from
