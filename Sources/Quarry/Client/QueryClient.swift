@@ -145,12 +145,7 @@ public final class QueryClient: @unchecked Sendable {
     // and decoded outside the lock (decoding may run user code). The hash is written only for
     // a type mismatch's error.
     let box: DataBox? = engine.lock.sync { existingQuery(queryKey)?.stateStorage.dataBox }
-    guard let value = box?.value else { return nil }
-    // As `QueryState.data(as:key:)` reads it.
-    guard let typed = value as? T ?? decodedFromJSON(value, as: T.self) else {
-      throw QuarryError.typeMismatch(key: queryHash(queryKey), expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
-    }
-    return typed
+    return try box?.typedValue(as: T.self, key: queryHash(queryKey))
   }
 
   /// The state of `queryKey`'s query, if cached.

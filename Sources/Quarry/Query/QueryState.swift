@@ -38,9 +38,17 @@ public struct QueryState: Sendable {
   /// the data has another type. Restored or hydrated data is `JSONValue`: it is decoded into a
   /// `Decodable` `T`.
   public func data<T>(as type: T.Type, key: String = "") throws -> T? {
-    guard let value = dataBox?.value else { return nil }
+    try dataBox?.typedValue(as: T.self, key: key)
+  }
+}
+
+extension DataBox {
+  /// The value as `T`, JSON (restored or hydrated data) decoded into a `Decodable` `T`; throws
+  /// ``QuarryError/typeMismatch`` naming `key` (written only then) for another type.
+  func typedValue<T>(as type: T.Type, key: @autoclosure () -> String) throws -> T {
+    let value = self.value
     guard let typed = value as? T ?? decodedFromJSON(value, as: T.self) else {
-      throw QuarryError.typeMismatch(key: key, expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
+      throw QuarryError.typeMismatch(key: key(), expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
     }
     return typed
   }
