@@ -513,9 +513,7 @@ public class QueryObserver: @unchecked Sendable {
     case .value(let value)?: staleTime = value
     case .function?: return
     }
-    let timeless = disabled || query.stateStorage.dataBox == nil || staleTime == .static
-      || query.stateStorage.isInvalidated || staleTime == .milliseconds(.infinity)
-    if timeless { resultStateVersion = query.stateVersion }
+    if disabled || query.isStaleByTimeIndependentOfTime(staleTime) { resultStateVersion = query.stateVersion }
   }
 
   /// Builds (or finds) the query of the current options; `hint` is what defaulting them found.

@@ -322,6 +322,14 @@ public final class Query: @unchecked Sendable {
     return timeUntilStale(stateStorage.dataUpdatedAt, staleTime, now: engine.now) == 0
   }
 
+  /// Whether ``isStaleByTimeLocked(_:)``'s answer cannot change as time passes: it is decided
+  /// before the clock is read (no data, `static`, invalidated) or the data never ages (an
+  /// infinite `staleTime`).
+  func isStaleByTimeIndependentOfTime(_ staleTime: StaleTime?) -> Bool {
+    stateStorage.dataBox == nil || staleTime == .static || stateStorage.isInvalidated
+      || staleTime == .milliseconds(.infinity)
+  }
+
   func onFocus() {
     // On a copy: `shouldFetchOn` calls option functions (user code).
     let observers = observersStorage
