@@ -1,33 +1,29 @@
+/// A value with a cheap hash consistent with its equality, computed once: the cache's tables
+/// keep it (``Prehashed``) instead of running a `Hasher` over the value.
+protocol StructurallyHashable: Hashable {
+  /// The value's structural hash (``StructuralHasher``): equal values have equal hashes.
+  var structuralHash: Int { get }
+}
+
+extension QueryKey: StructurallyHashable {}
+extension CodeUnitString: StructurallyHashable {}
+
 /// A table key that keeps its hash, so a growing table never hashes its keys again (hashing a
 /// query key or hash string costs far more than an `Int`), and unequal keys mostly differ at the
-/// first comparison.
-struct Prehashed<Key: Hashable>: Hashable {
+/// first comparison. Every `Prehashed` of one key type takes the same hash, its
+/// `structuralHash`, so equal keys always land in the same slot.
+struct Prehashed<Key: StructurallyHashable>: Hashable {
   let key: Key
   let hash: Int
   init(_ key: Key) {
     self.key = key
-    self.hash = key.hashValue
-  }
-  /// Kept `hash` for `key` (which must be consistent with `key`'s own equality).
-  init(_ key: Key, hash: Int) {
-    self.key = key
-    self.hash = hash
+    self.hash = key.structuralHash
   }
   static func == (a: Prehashed, b: Prehashed) -> Bool { a.hash == b.hash && a.key == b.key }
   func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   /// What a table asks for: the kept hash mixed with the table's seed, without running a
   /// `Hasher` over it again (SipHash of one `Int` costs about 300 instructions).
   func _rawHashValue(seed: Int) -> Int { mixedHash(hash, seed: seed) }
-}
-
-extension Prehashed where Key == QueryKey {
-  /// A key with its structural hash (no `Hasher` over it).
-  init(_ key: QueryKey) { self.init(key, hash: key.structuralHash) }
-}
-
-extension Prehashed where Key == CodeUnitString {
-  /// A hash string with its structural hash (no `Hasher` over its code units).
-  init(_ key: CodeUnitString) { self.init(key, hash: key.structuralHash) }
 }
 
 /// A timer's creation number as a table key: numbers are mixed with the table's seed instead of
