@@ -142,16 +142,6 @@ import Testing
   }
 }
 
-
-/// Results a listener received.
-private final class ResultLog: @unchecked Sendable {
-  // Safe: `stored` is guarded by `lock`.
-  private let lock = NSLockish()
-  private var stored: [QueryObserverResult] = []
-  func append(_ result: QueryObserverResult) { lock.sync { stored.append(result) } }
-  var results: [QueryObserverResult] { lock.sync { stored } }
-}
-
 /// An observer keeps its current result in a box that its listener calls share.
 @Suite struct ObserverResultBoxTests {
   @Test func listenersGetTheCurrentResultAndEarlierResultsKeepTheirValues() {
@@ -161,13 +151,13 @@ private final class ResultLog: @unchecked Sendable {
     var options = QueryOptions(queryKey: ["a"])
     options.staleTime = .value(.milliseconds(.infinity))
     let observer = QueryObserver(client: client, options: options)
-    let received = ResultLog()
+    let received = OrderedLog<QueryObserverResult>()
     let unsubscribe = observer.subscribe { result in received.append(result) }
     let first = observer.getCurrentResult()
     client.setQueryData(["a"], value: 2)
     client.setQueryData(["a"], value: 3)
     scheduler.runUntilIdle()
-    let results = received.results
+    let results = received.entries
     #expect(results.map { $0.data as? Int } == [2, 3])
     #expect(first.data as? Int == 1)
     #expect(observer.getCurrentResult().data as? Int == 3)

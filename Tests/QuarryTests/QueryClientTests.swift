@@ -79,13 +79,16 @@ import Testing
 }
 
 /// A thread-safe ordered log for assertions.
-final class Log: @unchecked Sendable {
+final class OrderedLog<Entry>: @unchecked Sendable {
   // Safe: `storage` is guarded by `lock`.
   private let lock = NSLockish()
-  private var storage: [String] = []
-  func append(_ entry: String) { lock.sync { storage.append(entry) } }
-  var entries: [String] { lock.sync { storage } }
+  private var storage: [Entry] = []
+  func append(_ entry: Entry) { lock.sync { storage.append(entry) } }
+  var entries: [Entry] { lock.sync { storage } }
 }
+
+/// The log of strings most tests keep.
+typealias Log = OrderedLog<String>
 
 @Suite struct QueryDefaultsTests {
   @Test func keyDefaultsMergeInOrderUnderCallerOptions() {
