@@ -4,6 +4,7 @@
 #
 #   TANSTACK_QUERY_CORE=/tmp/tq/query-core.mjs bash Scripts/bench.sh [--only PREFIX,...] [--rounds N]
 # RUNS=3 by default. The TanStack module must be the modern (es2022, native #private) build.
+# The specs workload replays the persistence scenarios too: set TANSTACK_QUERY_PERSIST as for run.mjs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${TANSTACK_QUERY_CORE:?set TANSTACK_QUERY_CORE to a build of @tanstack/query-core 5.102.0}"
