@@ -238,7 +238,8 @@ public final class QueryCache: @unchecked Sendable {
       let id = listeners.add(listener)
       return { [weak self] in
         guard let self else { return }
-        self.engine.lock.sync { _ = self.listeners.remove(id) }
+        // Freed after unlocking (the listener's captures may run user code in `deinit`).
+        self.engine.lock.syncReleasing { self.listeners.take(id) }
       }
     }
   }

@@ -66,8 +66,11 @@ public final class MutationObserver: @unchecked Sendable {
       }
       return { [weak self] in
         guard let self else { return }
-        self.engine.lock.sync {
-          if self.listeners.remove(id), self.listeners.isEmpty { self.currentMutation?.removeObserver(self) }
+        // Freed after unlocking (the listener's captures may run user code in `deinit`).
+        self.engine.lock.syncReleasing {
+          let removed = self.listeners.take(id)
+          if removed != nil, self.listeners.isEmpty { self.currentMutation?.removeObserver(self) }
+          return removed
         }
       }
     }

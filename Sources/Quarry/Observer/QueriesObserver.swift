@@ -51,8 +51,11 @@ public final class QueriesObserver: @unchecked Sendable {
       }
       return { [weak self] in
         guard let self else { return }
-        self.engine.lock.sync {
-          if self.listeners.remove(id), self.listeners.isEmpty { self.destroy() }
+        // Freed after unlocking (the listener's captures may run user code in `deinit`).
+        self.engine.lock.syncReleasing {
+          let removed = self.listeners.take(id)
+          if removed != nil, self.listeners.isEmpty { self.destroy() }
+          return removed
         }
       }
     }
@@ -63,9 +66,11 @@ public final class QueriesObserver: @unchecked Sendable {
 
   /// Stops: drops the listeners and destroys every query observer.
   public func destroy() {
-    engine.lock.sync {
-      listeners.removeAll()
+    // Freed after unlocking (the listeners' captures may run user code in `deinit`).
+    engine.lock.syncReleasing {
+      let removed = listeners.takeAll()
       for observer in observersStorage { observer.destroy() }
+      return removed
     }
   }
 

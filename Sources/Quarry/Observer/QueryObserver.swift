@@ -100,10 +100,11 @@ public class QueryObserver: @unchecked Sendable {
       onSubscribe()
       return { [weak self] in
         guard let self else { return }
-        self.engine.lock.sync {
-          // Freed after the access (the listener's captures may run user code in `deinit`).
+        // Freed after unlocking (the listener's captures may run user code in `deinit`).
+        self.engine.lock.syncReleasing {
           let removed = self.listeners.take(id)
           if removed != nil { self.onUnsubscribe() }
+          return removed
         }
       }
     }
@@ -149,13 +150,13 @@ public class QueryObserver: @unchecked Sendable {
 
   /// Stops the observer: drops listeners and timers and leaves the query.
   public func destroy() {
-    engine.lock.sync {
-      // Freed after the access (the listeners' captures may run user code in `deinit`).
+    // Freed after unlocking (the listeners' captures may run user code in `deinit`).
+    engine.lock.syncReleasing {
       let removed = listeners.takeAll()
-      _ = removed
       clearStaleTimeout()
       clearRefetchInterval()
       currentQuery.removeObserver(self)
+      return removed
     }
   }
 

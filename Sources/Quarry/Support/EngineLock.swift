@@ -168,6 +168,14 @@ final class EngineLock: @unchecked Sendable {
     return now
   }
 
+  /// Runs `body` under the lock and frees what it returns only once the lock is released: the
+  /// listeners an unsubscription removes, whose captures' `deinit` is user code. Nested in a
+  /// transaction of the calling thread, they are freed after its outermost level unlocks.
+  func syncReleasing<Garbage>(_ body: () -> Garbage) {
+    let garbage = sync(body)
+    if isHeldByCurrentThread { record(.plumbing) { withExtendedLifetime(garbage) {} } }
+  }
+
   /// Installs (or, with `nil`, removes) the test seam called between a commit and its effects.
   func setAfterCommit(_ hook: (@Sendable () -> Void)?) {
     let took = acquire()
