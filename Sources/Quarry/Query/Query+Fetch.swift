@@ -99,13 +99,15 @@ extension Query {
 
   /// The fetch function of a query that is not infinite: calls the query function.
   private func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable> {
+    // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
+    let options = sharedOptionsBox
     let context = QueryFunctionContext(
-      queryKey: queryKey, meta: sharedOptions.meta, client: client, signal: run.signal,
+      queryKey: queryKey, meta: options.options.meta, client: client, signal: run.signal,
       // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
       // context of its own (a weak capture cost one, and the query's weak-reference table).
       onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
     abortSignalConsumed = false
-    return runQueryFn(context, run.fetchOptions, queryFn: sharedOptions.queryFn)
+    return runQueryFn(context, run.fetchOptions, queryFn: options.options.queryFn)
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
