@@ -39,6 +39,25 @@ import Testing
     #expect(fired.withLock { $0 } == ["first", "function's", "after the function"])
   }
 
+  /// A job queued after a transaction's first effect is enqueued when that effect has run, in
+  /// order with the effects around it, both when the lock enqueues it on the base scheduler
+  /// itself (`EngineLock.recordJob`, as an engine's lock does) and through a recorded closure.
+  @Test(arguments: [true, false]) func aJobQueuedAfterARecordedEffectJoinsTheQueueInItsPlace(lockKnowsBase: Bool) {
+    let base = VirtualScheduler()
+    let lock = lockKnowsBase ? EngineLock(jobScheduler: base) : EngineLock()
+    let scheduler = TransactionalScheduler(base: base, lock: lock)
+    let order = Mutex<[String]>([])
+    lock.sync {
+      scheduler.enqueue { order.withLock { $0.append("queued first") } }
+      // Stands for a query function started after the transaction, queuing a job of its own.
+      lock.record(.plumbing) { base.enqueue { order.withLock { $0.append("function's") } } }
+      scheduler.enqueue { order.withLock { $0.append("queued after the function") } }
+      #expect(order.withLock { $0 }.isEmpty)
+    }
+    base.runUntilIdle()
+    #expect(order.withLock { $0 } == ["queued first", "function's", "queued after the function"])
+  }
+
   @Test func bothKindsOfTimerCanBeCleared() {
     let (lock, scheduler, base) = make()
     let fired = Mutex(0)

@@ -14,7 +14,7 @@ import Foundation
 /// Engine ids tell the two kinds apart by their lowest bit: even ids are the base timer's own id
 /// (shifted left by one), odd ids are numbers of this scheduler's table (recorded timers).
 final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
-  // Safe: `base`, `lock` and `directIDs` are immutable; `timers` and `nextID` are guarded by
+  // Safe: `base`, `lock`, `directIDs` and `lockEnqueuesOnBase` are immutable; `timers` and `nextID` are guarded by
   // `timersLock`.
   let base: any QueryScheduler
   private let lock: EngineLock
@@ -32,9 +32,18 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   /// The base scheduler when it is a ``VirtualScheduler`` (it cancels many timers at once).
   private let virtualBase: VirtualScheduler?
 
+  /// Whether `lock` enqueues the jobs it records on `base` itself (``EngineLock/recordJob(_:)``:
+  /// no closure context per recorded job).
+  private let lockEnqueuesOnBase: Bool
+
   init(base: any QueryScheduler, lock: EngineLock) {
     self.base = base
     self.lock = lock
+    if let jobs = lock.jobScheduler, type(of: base) is AnyClass {
+      lockEnqueuesOnBase = (jobs as AnyObject) === (base as AnyObject)
+    } else {
+      lockEnqueuesOnBase = false
+    }
     self.directIDs = base is any SequentialTimerIDs
     self.virtualBase = base as? VirtualScheduler
   }
@@ -46,6 +55,8 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   func enqueue(_ job: @escaping @Sendable () -> Void) {
     if lock.canActNow {
       base.enqueue(job)
+    } else if lockEnqueuesOnBase {
+      lock.recordJob(job)
     } else {
       lock.record(.plumbing) { [base] in base.enqueue(job) }
     }
