@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import Quarry
 
@@ -44,5 +45,26 @@ import Testing
       scheduler.advance(by: 2000)
     }, queryFn: { scheduler in .fn { _ in await scheduler.sleep(1000); return "late" } }))
   }
-}
 
+  /// Cancelling a fetch cancels the Swift task running its query function (the abort signal's
+  /// handler, which `QueryFunctionCall.start` registers), and a settled fetch's function saw no
+  /// cancellation.
+  @Test(arguments: [true, false]) func cancellingAFetchCancelsTheTaskOfItsQueryFunction(cancel: Bool) {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let sawCancellation = Mutex<Bool?>(nil)
+    var options = QueryOptions(queryKey: ["k"])
+    options.retry = .bool(false)
+    options.queryFn = .fn { _ in
+      await scheduler.sleep(1000)
+      sawCancellation.withLock { $0 = Task.isCancelled }
+      return "data"
+    }
+    client.prefetchQueryPromise(options)
+    scheduler.advance(by: 10)
+    #expect(sawCancellation.withLock { $0 } == nil)
+    if cancel { _ = client.cancelQueriesPromise(QueryFilters(queryKey: ["k"])) }
+    scheduler.advance(by: 2000)
+    #expect(sawCancellation.withLock { $0 } == cancel)
+  }
+}

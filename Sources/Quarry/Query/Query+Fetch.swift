@@ -195,20 +195,41 @@ extension Query {
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }
-    let executor = engine.scheduler.taskExecutor
-    let signal = context.abortSignal
+    let call = QueryFunctionCall(promise: promise, fn: fn, context: context, executor: engine.scheduler.taskExecutor)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
-    engine.lock.record(.plumbing) {
-      let task = Task.immediate(executorPreference: executor) {
-        do {
-          promise.resolve(try await fn.call(context))
-        } catch {
-          promise.reject(error)
-        }
-      }
-      // When TanStack would abort the signal, the Swift task is cancelled too.
-      signal.onAbort { task.cancel() }
-    }
+    engine.lock.record(.plumbing) { [call] in call.start() }
     return promise
+  }
+}
+
+/// One call of a query function: what its recorded start and its task share. The recorded start
+/// captures this object alone (no closure context of its own), and the function's context is
+/// copied once, into it: before, the recorded start's closure context and the task's each held
+/// a copy of the promise, the function and the context.
+final class QueryFunctionCall: @unchecked Sendable {
+  // Safe: every member is immutable.
+  let promise: Promise<any Sendable>
+  let fn: QueryFunction
+  let context: QueryFunctionContext
+  let executor: (any TaskExecutor)?
+
+  init(promise: Promise<any Sendable>, fn: QueryFunction, context: consuming QueryFunctionContext, executor: (any TaskExecutor)?) {
+    self.promise = promise
+    self.fn = fn
+    self.context = context
+    self.executor = executor
+  }
+
+  /// Starts the function at once (`Task.immediate`, like a JavaScript call) on the executor;
+  /// when TanStack would abort the signal, the Swift task is cancelled too.
+  func start() {
+    let task = Task.immediate(executorPreference: executor) { [self] in
+      do {
+        promise.resolve(try await fn.call(context))
+      } catch {
+        promise.reject(error)
+      }
+    }
+    context.abortSignal.onAbort { task.cancel() }
   }
 }
