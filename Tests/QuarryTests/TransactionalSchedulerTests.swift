@@ -58,6 +58,30 @@ import Testing
     #expect(order.withLock { $0 } == ["queued first", "function's", "queued after the function"])
   }
 
+  /// A recorded timer keeps its base timer's id itself: a recorded interval repeats until
+  /// cleared, and clearing a recorded timeout after it fired touches no other timer.
+  @Test func aRecordedIntervalRepeatsUntilClearedAndAFiredTimeoutClearsNothing() {
+    let (lock, scheduler, base) = make()
+    let ticks = Mutex(0)
+    let fired = Mutex(0)
+    let (interval, timeout) = lock.sync {
+      lock.record(.plumbing) {}
+      let interval = scheduler.setInterval(10) { ticks.withLock { $0 += 1 } }
+      let timeout = scheduler.setTimeout(5) { fired.withLock { $0 += 1 } }
+      return (interval, timeout)
+    }
+    #expect(interval.rawValue & 1 == 1 && timeout.rawValue & 1 == 1)
+    base.advance(by: 30)
+    #expect(ticks.withLock { $0 } == 3 && fired.withLock { $0 } == 1)
+    #expect(base.pendingTimerCount == 1)  // the interval
+    scheduler.clearTimeout(timeout)
+    #expect(base.pendingTimerCount == 1)
+    scheduler.clearTimeout(interval)
+    #expect(base.pendingTimerCount == 0)
+    base.advance(by: 30)
+    #expect(ticks.withLock { $0 } == 3)
+  }
+
   @Test func bothKindsOfTimerCanBeCleared() {
     let (lock, scheduler, base) = make()
     let fired = Mutex(0)

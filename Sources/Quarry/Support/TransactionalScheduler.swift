@@ -28,9 +28,9 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   // `nextID` and `timers` are `@exclusivity(unchecked)`. Safe: accessed only while `timersLock`
   // (not recursive) is held, so no second access can begin while one is open.
   @exclusivity(unchecked) private var nextID: UInt64 = 0
-  /// Live recorded timers by engine number: the base timer, or `nil` while its creation is
-  /// still recorded.
-  @exclusivity(unchecked) private var timers: [TimerNumber: TimerID?] = [:]
+  /// Live recorded timers by engine number. Each holds its base timer's id once created
+  /// (guarded by `timersLock` too), so creating it needs no second look-up in this table.
+  @exclusivity(unchecked) private var timers: [TimerNumber: RecordedTimer] = [:]
 
   /// The base scheduler when it is a ``VirtualScheduler`` (it cancels many timers at once).
   private let virtualBase: VirtualScheduler?
@@ -86,8 +86,13 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
       base.clearTimeout(TimerID(rawValue: id.rawValue >> 1))
       return
     }
-    let baseID: TimerID?? = withTimers { timers.removeValue(forKey: TimerNumber(id.rawValue >> 1)) }
-    if case .some(.some(let baseID)) = baseID { base.clearTimeout(baseID) }
+    // The timer is released after the lock (its body may hold the last reference to user data).
+    let removed: RecordedTimer? = withTimers {
+      guard let timer = timers.removeValue(forKey: TimerNumber(id.rawValue >> 1)) else { return nil }
+      timer.isLive = false
+      return timer
+    }
+    if let baseID = removed?.baseID { base.clearTimeout(baseID) }
   }
 
   /// ``clearTimeout(_:)`` for each of `ids` (distinct); a virtual base scheduler cancels the timers created
@@ -111,13 +116,13 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 
   /// Allocates an engine number and creates the base timer now, or when the transaction ends.
   private func schedule(_ timer: RecordedTimer) -> TimerID {
+    timer.scheduler = self
     let id: UInt64 = withTimers {
       nextID += 1
-      timers[TimerNumber(nextID)] = .some(nil)
+      timer.id = nextID
+      timers[TimerNumber(nextID)] = timer
       return nextID
     }
-    timer.id = id
-    timer.scheduler = self
     // Closures capturing only the timer object cost no context of their own.
     if lock.isHeldByCurrentThread { lock.record(.plumbing) { timer.start() } } else { timer.start() }
     return TimerID(rawValue: id << 1 | 1)
@@ -127,16 +132,17 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   fileprivate func start(_ timer: RecordedTimer) {
     withTimers {
       // Cleared before its creation ran: never create it.
-      guard timers[TimerNumber(timer.id)] != nil else { return }
-      let baseID = timer.repeating
+      guard timer.isLive else { return }
+      timer.baseID = timer.repeating
         ? base.setInterval(timer.delay, timer.body)
         : base.setTimeout(timer.delay) { timer.fire() }
-      timers[TimerNumber(timer.id)] = .some(baseID)
     }
   }
 
   fileprivate func fired(_ id: UInt64) {
-    _ = withTimers { timers.removeValue(forKey: TimerNumber(id)) }
+    // Released after the lock (the base timer's closure still holds it here anyway).
+    let removed = withTimers { timers.removeValue(forKey: TimerNumber(id)) }
+    withExtendedLifetime(removed) {}
   }
 }
 
@@ -144,12 +150,19 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 /// that the recorded creation and the base timer's callback are closures over it alone (three
 /// closure contexts per timer before).
 private final class RecordedTimer: @unchecked Sendable {
-  // Safe: `id` and `scheduler` are written once by `schedule`, before the timer object is shared
-  // (the recorded effect and the base timer are created after); the rest is immutable.
+  // Safe: `scheduler` is written once by `schedule`, before the timer object is shared; `id` is
+  // written there under the scheduler's `timersLock`, before the recorded effect and the base
+  // timer are created; `isLive` and `baseID` are only touched under `timersLock`; the rest is
+  // immutable.
   let delay: Double
   let body: @Sendable () -> Void
   let repeating: Bool
   var id: UInt64 = 0
+  /// Whether the timer is still in its scheduler's table (`false` once cleared: a creation
+  /// still recorded then never runs).
+  var isLive = true
+  /// The base timer, once created.
+  var baseID: TimerID?
   /// Weak: a base scheduler that outlives the engine must not keep it alive through its timers.
   weak var scheduler: TransactionalScheduler?
 
