@@ -127,7 +127,8 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   /// Runs queued jobs and tasks, in order, until none is left.
   public func runUntilIdle() {
     while let job = popJob() {
-      switch job {
+      // Consumed: binding the closure out of a borrowed job retained it once more.
+      switch consume job {
       case .closure(let body): body()
       case .task(let unowned): unowned.runSynchronously(on: asUnownedTaskExecutor())
       }
