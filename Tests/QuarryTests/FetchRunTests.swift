@@ -67,4 +67,38 @@ import Testing
     scheduler.advance(by: 2000)
     #expect(sawCancellation.withLock { $0 } == cancel)
   }
+
+  private final class WeakPromise: @unchecked Sendable {
+    // Safe: written and read on the test's thread only.
+    weak var promise: Promise<any Sendable>?
+  }
+
+  /// A query function's call is the promise of its outcome: it settles with what the function
+  /// returns or throws, and is freed once that has been delivered.
+  @Test(arguments: [true, false]) func aQueryFunctionsCallIsItsPromiseAndIsFreedOnceDelivered(throwing: Bool) {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let query = client.engine.lock.sync { client.queryCache.build(client, QueryOptions(queryKey: ["k"])) }
+    let outcome = Mutex<String?>(nil)
+    let weak = WeakPromise()
+    do {
+      let context = QueryFunctionContext(queryKey: ["k"], meta: nil, signal: AbortSignal(), onSignalRead: {})
+      let promise = client.engine.lock.sync {
+        query.runQueryFn(context, nil, queryFn: .fn { _ in
+          await scheduler.sleep(10)
+          if throwing { throw QuarryError.undefinedData(queryHash: "x") }
+          return "data"
+        })
+      }
+      #expect(promise is QueryFunctionCall)
+      weak.promise = promise
+      promise.whenSettled { result in
+        outcome.withLock { $0 = (try? result.get()).map { "\($0)" } ?? "failed" }
+      }
+    }
+    #expect(weak.promise != nil)  // the running task holds it
+    scheduler.advance(by: 10)
+    #expect(outcome.withLock { $0 } == (throwing ? "failed" : "data"))
+    #expect(weak.promise == nil)
+  }
 }

@@ -189,35 +189,35 @@ extension Query {
   /// TanStack's `ensureQueryFn` and the call itself: starts the query function at once
   /// (`Task.immediate`, like a JavaScript call) on the scheduler's executor.
   func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
-    let promise = Promise<any Sendable>(scheduler: engine.scheduler)
     guard case .function(let fn)? = queryFn else {
       if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
+      let promise = Promise<any Sendable>(scheduler: engine.scheduler)
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }
-    let call = QueryFunctionCall(promise: promise, fn: fn, context: context, executor: engine.scheduler.taskExecutor)
+    let call = QueryFunctionCall(fn: fn, context: context, executor: engine.scheduler.taskExecutor, scheduler: engine.scheduler)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
     engine.lock.record(.plumbing) { [call] in call.start() }
-    return promise
+    return call
   }
 }
 
-/// One call of a query function: what its recorded start and its task share. The recorded start
-/// captures this object alone (no closure context of its own), and the function's context is
-/// copied once, into it: before, the recorded start's closure context and the task's each held
-/// a copy of the promise, the function and the context.
-final class QueryFunctionCall: @unchecked Sendable {
-  // Safe: every member is immutable.
-  let promise: Promise<any Sendable>
+/// One call of a query function, and the promise of its outcome: what its recorded start and
+/// its task share. The recorded start captures this object alone (no closure context of its
+/// own), the function's context is copied once, into it, and the promise is this object (one
+/// allocation: the promise, the recorded start's closure context and the task's each held a
+/// copy of the promise, the function and the context before).
+final class QueryFunctionCall: Promise<any Sendable>, @unchecked Sendable {
+  // Safe: the members added here are immutable; the promise's own are guarded as its are.
   let fn: QueryFunction
   let context: QueryFunctionContext
   let executor: (any TaskExecutor)?
 
-  init(promise: Promise<any Sendable>, fn: QueryFunction, context: consuming QueryFunctionContext, executor: (any TaskExecutor)?) {
-    self.promise = promise
+  init(fn: QueryFunction, context: consuming QueryFunctionContext, executor: (any TaskExecutor)?, scheduler: any QueryScheduler) {
     self.fn = fn
     self.context = context
     self.executor = executor
+    super.init(scheduler: scheduler)
   }
 
   /// Starts the function at once (`Task.immediate`, like a JavaScript call) on the executor;
@@ -225,9 +225,9 @@ final class QueryFunctionCall: @unchecked Sendable {
   func start() {
     let task = Task.immediate(executorPreference: executor) { [self] in
       do {
-        promise.resolve(try await fn.call(context))
+        resolve(try await fn.call(context))
       } catch {
-        promise.reject(error)
+        reject(error)
       }
     }
     context.abortSignal.onAbort { task.cancel() }

@@ -42,7 +42,8 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   init(base: any QueryScheduler, lock: EngineLock) {
     self.base = base
     self.lock = lock
-    if let jobs = lock.jobScheduler, type(of: base) is AnyClass {
+    // A scheduler that is not a class is boxed anew by each `as AnyObject`: never identical.
+    if let jobs = lock.jobScheduler {
       lockEnqueuesOnBase = (jobs as AnyObject) === (base as AnyObject)
     } else {
       lockEnqueuesOnBase = false
