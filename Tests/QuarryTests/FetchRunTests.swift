@@ -101,4 +101,25 @@ import Testing
     #expect(outcome.withLock { $0 } == (throwing ? "failed" : "data"))
     #expect(weak.promise == nil)
   }
+
+  /// A fetch's promise is its run: it settles with the fetch's data, the run has let go of its
+  /// retryer by then, and it is freed once nobody holds the promise.
+  @Test func aFetchsPromiseIsItsRunAndIsFreedOnceSettledAndDropped() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["k"])
+    options.queryFn = .fn { _ in await scheduler.sleep(10); return "data" }
+    let weak = WeakPromise()
+    let data = Mutex<String?>(nil)
+    do {
+      let promise = client.fetchQueryPromise(options)
+      #expect(promise is QueryFetchRun)
+      weak.promise = promise
+      promise.whenSettled { result in data.withLock { $0 = (try? result.get()) as? String } }
+    }
+    #expect(weak.promise != nil)  // the running fetch holds it
+    scheduler.advance(by: 10)
+    #expect(data.withLock { $0 } == "data")
+    #expect(weak.promise == nil)
+  }
 }

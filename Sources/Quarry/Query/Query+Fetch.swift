@@ -1,19 +1,22 @@
-/// What one fetch's closures share (TanStack's closure over `fetch`'s locals): the query, the
-/// abort signal, the fetch options and the result promise, with the retryer until the fetch
-/// settles. The retryer's closures capture only this object (or only the query), so they cost
-/// no closure contexts; the two hold each other until `fetchSettled` lets go of the retryer.
-final class QueryFetchRun: @unchecked Sendable {
-  // Safe: `retryer` is only read and written under the query's engine lock; the rest is immutable.
+/// One fetch, and the promise of its result (TanStack's `fetch` returns one): what the fetch's
+/// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal and
+/// the fetch options, with the retryer until the fetch settles. The retryer's closures capture
+/// only this object (or only the query), so they cost no closure contexts; the two hold each
+/// other until `fetchSettled` lets go of the retryer. Being the result promise itself saves an
+/// allocation per fetch; a caller holding the promise also keeps the query, the signal and the
+/// options until it lets go.
+final class QueryFetchRun: Promise<any Sendable>, @unchecked Sendable {
+  // Safe: `retryer` is only read and written under the query's engine lock; the other members
+  // added here are immutable; the promise's own are guarded as its are.
   let query: Query
   let signal = AbortSignal()
   let fetchOptions: FetchOptions?
-  let result: Promise<any Sendable>
   var retryer: Retryer?
 
   init(query: Query, fetchOptions: FetchOptions?, scheduler: any QueryScheduler) {
     self.query = query
     self.fetchOptions = fetchOptions
-    result = Promise(scheduler: scheduler)
+    super.init(scheduler: scheduler)
   }
 }
 
@@ -94,7 +97,7 @@ extension Query {
     self.retryer = retryer
     run.retryer = retryer
     retryer.start().whenSettled { [run] outcome in run.query.fetchSettled(outcome, run: run) }
-    return run.result
+    return run
   }
 
   /// The fetch function of a query that is not infinite: calls the query function.
@@ -125,7 +128,7 @@ extension Query {
       guard let retryer = run.retryer else { preconditionFailure("a fetch settles once") }
       // The run and the retryer hold each other (through the retryer's closures) until here.
       run.retryer = nil
-      settleFetch(outcome, retryer: retryer, into: run.result)
+      settleFetch(outcome, retryer: retryer, into: run)
       if self.retryer === retryer { self.retryer = nil }
       scheduleGc()
     }
