@@ -23,6 +23,8 @@ import Testing
       let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
       weak.retryer = client.engine.lock.sync { query.retryer }
       #expect(weak.retryer != nil)
+      // The retryer is the promise of its outcome.
+      #expect(weak.retryer?.promise === weak.retryer)
     }
     finish(client, scheduler)
     return weak.retryer == nil
