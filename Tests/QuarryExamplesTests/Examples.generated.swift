@@ -438,7 +438,7 @@ import QuarryScenarios
   scheduler.advance(by: 1_000)
 }
 
-// Sources/Quarry/Scheduling/VirtualScheduler.swift:18
+// Sources/Quarry/Scheduling/VirtualScheduler.swift:19
 @MainActor @Sendable func example47() async throws {
   let scheduler = VirtualScheduler()
   let client = QueryClient(scheduler: scheduler)

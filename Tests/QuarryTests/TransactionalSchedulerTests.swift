@@ -39,6 +39,49 @@ import Testing
     #expect(fired.withLock { $0 } == ["first", "function's", "after the function"])
   }
 
+  /// A job queued after a transaction's first effect is enqueued when that effect has run, in
+  /// order with the effects around it, both when the lock enqueues it on the base scheduler
+  /// itself (`EngineLock.recordJob`, as an engine's lock does) and through a recorded closure.
+  @Test(arguments: [true, false]) func aJobQueuedAfterARecordedEffectJoinsTheQueueInItsPlace(lockKnowsBase: Bool) {
+    let base = VirtualScheduler()
+    let lock = lockKnowsBase ? EngineLock(jobScheduler: base) : EngineLock()
+    let scheduler = TransactionalScheduler(base: base, lock: lock)
+    let order = Mutex<[String]>([])
+    lock.sync {
+      scheduler.enqueue { order.withLock { $0.append("queued first") } }
+      // Stands for a query function started after the transaction, queuing a job of its own.
+      lock.record(.plumbing) { base.enqueue { order.withLock { $0.append("function's") } } }
+      scheduler.enqueue { order.withLock { $0.append("queued after the function") } }
+      #expect(order.withLock { $0 }.isEmpty)
+    }
+    base.runUntilIdle()
+    #expect(order.withLock { $0 } == ["queued first", "function's", "queued after the function"])
+  }
+
+  /// A recorded timer keeps its base timer's id itself: a recorded interval repeats until
+  /// cleared, and clearing a recorded timeout after it fired touches no other timer.
+  @Test func aRecordedIntervalRepeatsUntilClearedAndAFiredTimeoutClearsNothing() {
+    let (lock, scheduler, base) = make()
+    let ticks = Mutex(0)
+    let fired = Mutex(0)
+    let (interval, timeout) = lock.sync {
+      lock.record(.plumbing) {}
+      let interval = scheduler.setInterval(10) { ticks.withLock { $0 += 1 } }
+      let timeout = scheduler.setTimeout(5) { fired.withLock { $0 += 1 } }
+      return (interval, timeout)
+    }
+    #expect(interval.rawValue & 1 == 1 && timeout.rawValue & 1 == 1)
+    base.advance(by: 30)
+    #expect(ticks.withLock { $0 } == 3 && fired.withLock { $0 } == 1)
+    #expect(base.pendingTimerCount == 1)  // the interval
+    scheduler.clearTimeout(timeout)
+    #expect(base.pendingTimerCount == 1)
+    scheduler.clearTimeout(interval)
+    #expect(base.pendingTimerCount == 0)
+    base.advance(by: 30)
+    #expect(ticks.withLock { $0 } == 3)
+  }
+
   @Test func bothKindsOfTimerCanBeCleared() {
     let (lock, scheduler, base) = make()
     let fired = Mutex(0)

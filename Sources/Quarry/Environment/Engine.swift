@@ -1,7 +1,7 @@
 /// What every part of one client shares: its lock, scheduler and managers.
 final class Engine: @unchecked Sendable {
   // Safe: all members are immutable references to thread-safe objects.
-  let lock = EngineLock()
+  let lock: EngineLock
   /// The client's scheduler, recording what a transaction creates (``TransactionalScheduler``).
   let scheduler: TransactionalScheduler
   let focusManager: FocusManager
@@ -13,6 +13,8 @@ final class Engine: @unchecked Sendable {
   weak var client: QueryClient?
 
   init(scheduler: any QueryScheduler) {
+    // Jobs a transaction records go straight to the base scheduler (``EngineLock/recordJob(_:)``).
+    self.lock = EngineLock(jobScheduler: scheduler)
     self.scheduler = TransactionalScheduler(base: scheduler, lock: lock)
     self.focusManager = FocusManager(lock: lock)
     self.onlineManager = OnlineManager(lock: lock)

@@ -1,19 +1,22 @@
-/// What one fetch's closures share (TanStack's closure over `fetch`'s locals): the query, the
-/// abort signal, the fetch options and the result promise, with the retryer until the fetch
-/// settles. The retryer's closures capture only this object (or only the query), so they cost
-/// no closure contexts; the two hold each other until `fetchSettled` lets go of the retryer.
-final class QueryFetchRun: @unchecked Sendable {
-  // Safe: `retryer` is only read and written under the query's engine lock; the rest is immutable.
+/// One fetch, and the promise of its result (TanStack's `fetch` returns one): what the fetch's
+/// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal and
+/// the fetch options, with the retryer until the fetch settles. The retryer's closures capture
+/// only this object (or only the query), so they cost no closure contexts; the two hold each
+/// other until `fetchSettled` lets go of the retryer. Being the result promise itself saves an
+/// allocation per fetch; a caller holding the promise also keeps the query, the signal and the
+/// options until it lets go.
+final class QueryFetchRun: Promise<any Sendable>, @unchecked Sendable {
+  // Safe: `retryer` is only read and written under the query's engine lock; the other members
+  // added here are immutable; the promise's own are guarded as its are.
   let query: Query
   let signal = AbortSignal()
   let fetchOptions: FetchOptions?
-  let result: Promise<any Sendable>
   var retryer: Retryer?
 
   init(query: Query, fetchOptions: FetchOptions?, scheduler: any QueryScheduler) {
     self.query = query
     self.fetchOptions = fetchOptions
-    result = Promise(scheduler: scheduler)
+    super.init(scheduler: scheduler)
   }
 }
 
@@ -94,18 +97,20 @@ extension Query {
     self.retryer = retryer
     run.retryer = retryer
     retryer.start().whenSettled { [run] outcome in run.query.fetchSettled(outcome, run: run) }
-    return run.result
+    return run
   }
 
   /// The fetch function of a query that is not infinite: calls the query function.
   private func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable> {
+    // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
+    let options = sharedOptionsBox
     let context = QueryFunctionContext(
-      queryKey: queryKey, meta: sharedOptions.meta, client: client, signal: run.signal,
+      queryKey: queryKey, meta: options.options.meta, client: client, signal: run.signal,
       // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
       // context of its own (a weak capture cost one, and the query's weak-reference table).
       onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
     abortSignalConsumed = false
-    return runQueryFn(context, run.fetchOptions, queryFn: sharedOptions.queryFn)
+    return runQueryFn(context, run.fetchOptions, queryFn: options.options.queryFn)
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
@@ -123,7 +128,7 @@ extension Query {
       guard let retryer = run.retryer else { preconditionFailure("a fetch settles once") }
       // The run and the retryer hold each other (through the retryer's closures) until here.
       run.retryer = nil
-      settleFetch(outcome, retryer: retryer, into: run.result)
+      settleFetch(outcome, retryer: retryer, into: run)
       if self.retryer === retryer { self.retryer = nil }
       scheduleGc()
     }
@@ -187,26 +192,47 @@ extension Query {
   /// TanStack's `ensureQueryFn` and the call itself: starts the query function at once
   /// (`Task.immediate`, like a JavaScript call) on the scheduler's executor.
   func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
-    let promise = Promise<any Sendable>(scheduler: engine.scheduler)
     guard case .function(let fn)? = queryFn else {
       if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
+      let promise = Promise<any Sendable>(scheduler: engine.scheduler)
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }
-    let executor = engine.scheduler.taskExecutor
-    let signal = context.abortSignal
+    let call = QueryFunctionCall(fn: fn, context: context, executor: engine.scheduler.taskExecutor, scheduler: engine.scheduler)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
-    engine.lock.record(.plumbing) {
-      let task = Task.immediate(executorPreference: executor) {
-        do {
-          promise.resolve(try await fn.call(context))
-        } catch {
-          promise.reject(error)
-        }
+    engine.lock.record(.plumbing) { [call] in call.start() }
+    return call
+  }
+}
+
+/// One call of a query function, and the promise of its outcome: what its recorded start and
+/// its task share. The recorded start captures this object alone (no closure context of its
+/// own), the function's context is copied once, into it, and the promise is this object (one
+/// allocation: the promise, the recorded start's closure context and the task's each held a
+/// copy of the promise, the function and the context before).
+final class QueryFunctionCall: Promise<any Sendable>, @unchecked Sendable {
+  // Safe: the members added here are immutable; the promise's own are guarded as its are.
+  let fn: QueryFunction
+  let context: QueryFunctionContext
+  let executor: (any TaskExecutor)?
+
+  init(fn: QueryFunction, context: consuming QueryFunctionContext, executor: (any TaskExecutor)?, scheduler: any QueryScheduler) {
+    self.fn = fn
+    self.context = context
+    self.executor = executor
+    super.init(scheduler: scheduler)
+  }
+
+  /// Starts the function at once (`Task.immediate`, like a JavaScript call) on the executor;
+  /// when TanStack would abort the signal, the Swift task is cancelled too.
+  func start() {
+    let task = Task.immediate(executorPreference: executor) { [self] in
+      do {
+        resolve(try await fn.call(context))
+      } catch {
+        reject(error)
       }
-      // When TanStack would abort the signal, the Swift task is cancelled too.
-      signal.onAbort { task.cancel() }
     }
-    return promise
+    context.abortSignal.onAbort { task.cancel() }
   }
 }

@@ -6,7 +6,11 @@ import Synchronization
 ///
 /// The engine chains these exactly where TanStack chains promises, so the order of events
 /// matches TanStack's; public APIs expose them as `async` through ``value``.
-package final class Promise<T: Sendable>: @unchecked Sendable {
+///
+/// Not `final` only so that an object the engine makes beside a promise can be that promise
+/// (a query function's call, ``QueryFunctionCall``: one allocation instead of two); no subclass
+/// overrides anything (every member is `final`, and none can be subclassed outside the module).
+package class Promise<T: Sendable>: @unchecked Sendable {
   // Safe: `state` and `callbacks` are guarded by `lock`; callbacks run outside it. Every
   // critical section goes through `withLock(orderingFor:)` (Mutex+Sanitizer.swift), so the
   // thread sanitizer sees the lock's ordering on Linux too.
@@ -29,7 +33,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) private var firstCallback: Callback?
   /// The callbacks registered while pending after the first, in order.
   @exclusivity(unchecked) private var moreCallbacks: [Callback] = []
-  let scheduler: any QueryScheduler
+  final let scheduler: any QueryScheduler
 
   typealias Callback = @Sendable (Result<T, any Error>) -> Void
 
@@ -41,18 +45,18 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
     return p
   }
 
-  func resolve(_ value: T) { settle(.success(value)) }
-  func reject(_ error: any Error) { settle(.failure(error)) }
+  final func resolve(_ value: T) { settle(.success(value)) }
+  final func reject(_ error: any Error) { settle(.failure(error)) }
 
   /// Settles this promise the way `other` settles (JavaScript's resolve-with-a-promise).
-  func follow(_ other: Promise<T>) {
+  final func follow(_ other: Promise<T>) {
     other.whenSettled { self.settle($0) }
   }
 
   /// Settles this promise the way `other` settles, as an `async` function's `return other` does:
   /// JavaScript's resolve-with-a-thenable calls `other.then` in a job of its own, so this takes one
   /// job more than ``follow(_:)``.
-  func adopt(_ other: Promise<T>) {
+  final func adopt(_ other: Promise<T>) {
     scheduler.enqueue { self.follow(other) }
   }
 
@@ -115,7 +119,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   }
 
   /// Calls `callback` as a job once the promise settles.
-  package func whenSettled(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) {
+  final package func whenSettled(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) {
     if let settled = settledOrWhenSettled(callback) { scheduler.enqueue { callback(settled) } }
   }
 
@@ -135,7 +139,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
 
   /// JavaScript's `then(onFulfilled, onRejected)`: a new promise settled by whichever runs.
   @discardableResult
-  package func then<U: Sendable>(
+  final package func then<U: Sendable>(
     _ onFulfilled: @escaping @Sendable (T) throws -> U,
     _ onRejected: (@Sendable (any Error) throws -> U)? = nil
   ) -> Promise<U> {
@@ -156,7 +160,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
 
   /// `then` whose callback returns a promise to follow.
   @discardableResult
-  func flatThen<U: Sendable>(
+  final func flatThen<U: Sendable>(
     _ onFulfilled: @escaping @Sendable (T) -> Promise<U>,
     _ onRejected: (@Sendable (any Error) -> Promise<U>)? = nil
   ) -> Promise<U> {
@@ -173,12 +177,12 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
 
   /// A promise that fulfills with `()` whatever happens, one job later (JavaScript's
   /// `.catch(noop)` on a `Promise<void>`, or `.then(noop, noop)`).
-  package func ignoringResult() -> Promise<Void> {
+  final package func ignoringResult() -> Promise<Void> {
     then({ _ in () }, { _ in () })
   }
 
   /// `.then(noop).catch(noop)`: the same, two jobs later, as TanStack chains it.
-  package func thenNoopCatchNoop() -> Promise<Void> {
+  final package func thenNoopCatchNoop() -> Promise<Void> {
     then { _ in () }.ignoringResult()
   }
 
@@ -189,7 +193,7 @@ package final class Promise<T: Sendable>: @unchecked Sendable {
   /// waiting task may get here after the scheduler's last drain (it registers on whatever
   /// thread runs it, concurrently with the code that drives a `VirtualScheduler`), and a job
   /// queued then would wait for a drain that may never come.
-  package var value: T {
+  final package var value: T {
     get async throws {
       let waiter = PromiseWaiter<T>()
       return try await withTaskCancellationHandler {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The scheduler the engine uses: the client's ``QueryScheduler``, with every job and timer
 /// that a transaction of the engine lock creates recorded as an effect of that transaction.
@@ -14,29 +15,47 @@ import Foundation
 /// Engine ids tell the two kinds apart by their lowest bit: even ids are the base timer's own id
 /// (shifted left by one), odd ids are numbers of this scheduler's table (recorded timers).
 final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
-  // Safe: `base`, `lock` and `directIDs` are immutable; `timers` and `nextID` are guarded by
+  // Safe: `base`, `lock`, `directIDs` and `lockEnqueuesOnBase` are immutable; `timers` and `nextID` are guarded by
   // `timersLock`.
   let base: any QueryScheduler
   private let lock: EngineLock
   /// Whether the base scheduler numbers its timers from 1 upwards (the package's schedulers),
   /// so its ids fit in 63 bits and can be handed out directly.
   private let directIDs: Bool
-  private let timersLock = NSLock()
+  /// A `Mutex` (an `NSLock` cost about 200 instructions per lock and unlock), taken through
+  /// ``withTimers(_:)``, which tells the thread sanitizer its ordering (Mutex+Sanitizer.swift).
+  private let timersLock = Mutex(())
   // `nextID` and `timers` are `@exclusivity(unchecked)`. Safe: accessed only while `timersLock`
   // (not recursive) is held, so no second access can begin while one is open.
   @exclusivity(unchecked) private var nextID: UInt64 = 0
-  /// Live recorded timers by engine number: the base timer, or `nil` while its creation is
-  /// still recorded.
-  @exclusivity(unchecked) private var timers: [TimerNumber: TimerID?] = [:]
+  /// Live recorded timers by engine number. Each holds its base timer's id once created
+  /// (guarded by `timersLock` too), so creating it needs no second look-up in this table.
+  @exclusivity(unchecked) private var timers: [TimerNumber: RecordedTimer] = [:]
 
   /// The base scheduler when it is a ``VirtualScheduler`` (it cancels many timers at once).
   private let virtualBase: VirtualScheduler?
 
+  /// Whether `lock` enqueues the jobs it records on `base` itself (``EngineLock/recordJob(_:)``:
+  /// no closure context per recorded job).
+  private let lockEnqueuesOnBase: Bool
+
   init(base: any QueryScheduler, lock: EngineLock) {
     self.base = base
     self.lock = lock
+    // A scheduler that is not a class is boxed anew by each `as AnyObject`: never identical.
+    if let jobs = lock.jobScheduler {
+      lockEnqueuesOnBase = (jobs as AnyObject) === (base as AnyObject)
+    } else {
+      lockEnqueuesOnBase = false
+    }
     self.directIDs = base is any SequentialTimerIDs
     self.virtualBase = base as? VirtualScheduler
+  }
+
+  /// Runs `body` holding `timersLock`.
+  @inline(__always)
+  private func withTimers<R: Sendable>(_ body: () -> R) -> R {
+    timersLock.withLock(orderingFor: self) { _ in body() }
   }
 
   func now() -> Double { base.now() }
@@ -46,6 +65,8 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   func enqueue(_ job: @escaping @Sendable () -> Void) {
     if lock.canActNow {
       base.enqueue(job)
+    } else if lockEnqueuesOnBase {
+      lock.recordJob(job)
     } else {
       lock.record(.plumbing) { [base] in base.enqueue(job) }
     }
@@ -66,8 +87,13 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
       base.clearTimeout(TimerID(rawValue: id.rawValue >> 1))
       return
     }
-    let baseID: TimerID?? = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id.rawValue >> 1)) }
-    if case .some(.some(let baseID)) = baseID { base.clearTimeout(baseID) }
+    // The timer is released after the lock (its body may hold the last reference to user data).
+    let removed: RecordedTimer? = withTimers {
+      guard let timer = timers.removeValue(forKey: TimerNumber(id.rawValue >> 1)) else { return nil }
+      timer.isLive = false
+      return timer
+    }
+    if let baseID = removed?.baseID { base.clearTimeout(baseID) }
   }
 
   /// ``clearTimeout(_:)`` for each of `ids` (distinct); a virtual base scheduler cancels the timers created
@@ -91,13 +117,13 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 
   /// Allocates an engine number and creates the base timer now, or when the transaction ends.
   private func schedule(_ timer: RecordedTimer) -> TimerID {
-    let id: UInt64 = timersLock.withLock {
+    timer.scheduler = self
+    let id: UInt64 = withTimers {
       nextID += 1
-      timers[TimerNumber(nextID)] = .some(nil)
+      timer.id = nextID
+      timers[TimerNumber(nextID)] = timer
       return nextID
     }
-    timer.id = id
-    timer.scheduler = self
     // Closures capturing only the timer object cost no context of their own.
     if lock.isHeldByCurrentThread { lock.record(.plumbing) { timer.start() } } else { timer.start() }
     return TimerID(rawValue: id << 1 | 1)
@@ -105,18 +131,19 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 
   /// Creates `timer`'s base timer, unless it was cleared before its creation ran.
   fileprivate func start(_ timer: RecordedTimer) {
-    timersLock.withLock {
+    withTimers {
       // Cleared before its creation ran: never create it.
-      guard timers[TimerNumber(timer.id)] != nil else { return }
-      let baseID = timer.repeating
+      guard timer.isLive else { return }
+      timer.baseID = timer.repeating
         ? base.setInterval(timer.delay, timer.body)
         : base.setTimeout(timer.delay) { timer.fire() }
-      timers[TimerNumber(timer.id)] = .some(baseID)
     }
   }
 
   fileprivate func fired(_ id: UInt64) {
-    _ = timersLock.withLock { timers.removeValue(forKey: TimerNumber(id)) }
+    // Released after the lock (the base timer's closure still holds it here anyway).
+    let removed = withTimers { timers.removeValue(forKey: TimerNumber(id)) }
+    withExtendedLifetime(removed) {}
   }
 }
 
@@ -124,12 +151,19 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 /// that the recorded creation and the base timer's callback are closures over it alone (three
 /// closure contexts per timer before).
 private final class RecordedTimer: @unchecked Sendable {
-  // Safe: `id` and `scheduler` are written once by `schedule`, before the timer object is shared
-  // (the recorded effect and the base timer are created after); the rest is immutable.
+  // Safe: `scheduler` is written once by `schedule`, before the timer object is shared; `id` is
+  // written there under the scheduler's `timersLock`, before the recorded effect and the base
+  // timer are created; `isLive` and `baseID` are only touched under `timersLock`; the rest is
+  // immutable.
   let delay: Double
   let body: @Sendable () -> Void
   let repeating: Bool
   var id: UInt64 = 0
+  /// Whether the timer is still in its scheduler's table (`false` once cleared: a creation
+  /// still recorded then never runs).
+  var isLive = true
+  /// The base timer, once created.
+  var baseID: TimerID?
   /// Weak: a base scheduler that outlives the engine must not keep it alive through its timers.
   weak var scheduler: TransactionalScheduler?
 
