@@ -96,15 +96,23 @@ public class QueryObserver: @unchecked Sendable {
   /// first subscriber mounts the observer (fetching if needed).
   public func subscribe(_ listener: @escaping @Sendable (QueryObserverResult) -> Void) -> @Sendable () -> Void {
     engine.lock.sync {
-      let id = listeners.add(listener)
+      let handle = listeners.add(listener, owner: self, lock: engine.lock)
       onSubscribe()
-      return { [weak self] in
-        guard let self else { return }
-        self.engine.lock.sync {
+      // The function holds the handle, which holds the observer only while the listener is
+      // registered (see `ListenerHandle`).
+      return { [handle] in
+        var observer: QueryObserver?
+        handle.lock.sync {
+          guard let owner = handle.owner else { return }
+          let current = unsafeDowncast(owner, to: QueryObserver.self)
+          observer = current
           // Freed after the access (the listener's captures may run user code in `deinit`).
-          let removed = self.listeners.take(id)
-          if removed != nil { self.onUnsubscribe() }
+          let removed = current.listeners.take(handle.id)
+          if removed != nil { current.onUnsubscribe() }
         }
+        // Released after the lock and its effects: the caller may have dropped the observer,
+        // and its `deinit` frees what listeners captured (user code).
+        withExtendedLifetime(observer) {}
       }
     }
   }
