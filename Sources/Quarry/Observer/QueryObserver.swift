@@ -461,11 +461,13 @@ public class QueryObserver: @unchecked Sendable {
     if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResult != nil {
       return
     }
-    let nextResult = createResult(currentQuery, box.options)
-    recordResultInputs(currentQuery, box.options)
-    currentResultDataBox = currentQuery.stateStorage.dataBox
-    currentResultOptions = box
-    if currentResultDataBox != nil { lastQueryWithDefinedData = currentQuery }
+    let query: Query = currentQuery
+    let nextResult = createResult(query, box.options)
+    recordResultInputs(query, box.options)
+    currentResultDataBox = query.stateStorage.dataBox
+    // Stored only when they change (storing the same reference retained and released it).
+    if currentResultOptions !== box { currentResultOptions = box }
+    if currentResultDataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
     let notifiesOnAnyChange: Bool
     switch box.options.notifyOnChangeProps {
@@ -477,7 +479,7 @@ public class QueryObserver: @unchecked Sendable {
     if let prevResult {
       // The names are needed only to match them against tracked or listed properties.
       if notifiesOnAnyChange {
-        if !nextResult.hasChangedProperties(from: prevResult.result) { return }
+        if !prevResult.hasChangedProperties(to: nextResult) { return }
       } else {
         changed = nextResult.changedProperties(from: prevResult.result)
         if changed.isEmpty { return }
@@ -551,9 +553,14 @@ public class QueryObserver: @unchecked Sendable {
 
   private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {
     if notifyListeners {
-      // A copy: inline listeners (engine code) are called during `notify`, not during an access.
-      let registry = listeners
-      registry.notify(result, via: engine.lock)
+      if listeners.hasInlineListeners {
+        // A copy: inline listeners (engine code) are called during `notify`, not during an access.
+        let registry = listeners
+        registry.notify(result, via: engine.lock)
+      } else {
+        // Recording runs no code of ours or the user's: read in place.
+        listeners.recordCalls(with: result, via: engine.lock)
+      }
     }
     client.queryCache.notify(.observerResultsUpdated(currentQuery))
   }

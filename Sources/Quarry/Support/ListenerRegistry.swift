@@ -13,6 +13,8 @@ struct ListenerRegistry<Value> {
   private var inlineCount = 0
 
   var isEmpty: Bool { entries.isEmpty }
+  /// Whether any listener is engine-internal (inline).
+  var hasInlineListeners: Bool { inlineCount != 0 }
   var count: Int { entries.count }
 
   /// `inline`: an engine-internal listener (a `QueriesObserver` watching its observers), called
@@ -132,7 +134,7 @@ extension ListenerRegistry where Value == QueryObserverResult {
   /// reference to the box (``EngineLock/recordResult(_:for:)``), not a closure holding a copy.
   func notify(_ box: QueryObserverResultBox, via lock: EngineLock) {
     if inlineCount == 0 {
-      lock.recordResult(box, for: entries)
+      recordCalls(with: box, via: lock)
       return
     }
     // In order: an inline listener's own recorded calls land between the ones around it.
@@ -143,5 +145,11 @@ extension ListenerRegistry where Value == QueryObserverResult {
         lock.recordResult(box, for: entry)
       }
     }
+  }
+
+  /// Records a call of every listener with the result in `box`; for a registry without inline
+  /// listeners (which records its calls and calls nothing).
+  func recordCalls(with box: QueryObserverResultBox, via lock: EngineLock) {
+    lock.recordResult(box, for: entries)
   }
 }
