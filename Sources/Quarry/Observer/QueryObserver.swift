@@ -330,7 +330,9 @@ public class QueryObserver: @unchecked Sendable {
     // (copying them cost an outlined copy and destroy of each per result otherwise).
     var readsPrevious = options.select != nil
     if options.hasPlaceholderData { readsPrevious = true }
-    let prevResult = readsPrevious ? currentResultStorage : nil
+    // Its box: an `Optional<QueryObserverResult>`, even `nil`, was destroyed through the
+    // runtime's generic `Optional` witnesses (about 65 instructions per result).
+    let prevResult = readsPrevious ? currentResultBox : nil
     let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
     let queryChange = query !== prevQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
@@ -382,10 +384,10 @@ public class QueryObserver: @unchecked Sendable {
     if options.hasPlaceholderData, data == nil, status == .pending, let placeholderOption = options.placeholderData {
       let prevResultPlaceholderData = currentResultOptions?.options.placeholderData
       var placeholder: (any Sendable)?
-      if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
-        placeholder = prevResult.dataBox?.value
+      if let prevResult, prevResult.result.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
+        placeholder = prevResult.result.dataBox?.value
         skipSelect = true
-        if let box = prevResult.dataBox {
+        if let box = prevResult.result.dataBox {
           status = .success
           data = box
           isPlaceholderData = true
@@ -399,7 +401,7 @@ public class QueryObserver: @unchecked Sendable {
         }
         if let placeholder, !isUndefined(unboxed(placeholder)) {
           status = .success
-          data = replaceData(prevResult?.dataBox, placeholder, sharing: options.structuralSharing)
+          data = replaceData(prevResult?.result.dataBox, placeholder, sharing: options.structuralSharing)
           isPlaceholderData = true
         }
       }
@@ -412,7 +414,7 @@ public class QueryObserver: @unchecked Sendable {
         do {
           selectFn = select
           let selected = returnedArgument(try select.call(raw.value), raw)
-          data = replaceData(prevResult?.dataBox, selected, sharing: options.structuralSharing)
+          data = replaceData(prevResult?.result.dataBox, selected, sharing: options.structuralSharing)
           selectResult = data
           selectError = nil
         } catch let thrown {
