@@ -11,6 +11,12 @@ public class QueryObserver: @unchecked Sendable {
   // Safe: every mutable member is guarded by the client's engine lock.
   let client: QueryClient
   let engine: Engine
+  /// The client's cache (`client.queryCache`), told of every result update: read from the
+  /// client, the cache was retained and released per update, through the runtime's slow path
+  /// (the cache has a weak-reference side table).
+  final let queryCache: QueryCache
+  /// The engine's lock (`engine.lock`), which every update records its listener calls with.
+  final let lock: EngineLock
   /// The (defaulted) options on the heap, never mutated: taking them for a call or keeping the
   /// previous ones (`setOptions`) is one retain of the box, where reading a stored `QueryOptions`
   /// of this (non-final) class copied all 392 bytes each time (13 copies per `setOptions`).
@@ -72,6 +78,8 @@ public class QueryObserver: @unchecked Sendable {
   public init(client: QueryClient, options: QueryOptions) {
     self.client = client
     self.engine = client.engine
+    self.queryCache = client.queryCache
+    self.lock = client.engine.lock
     // `setOptions` reads only whether the previous options were defaulted (and compares them
     // if so): undefaulted options need no box of their own for that.
     self.optionsBox = options.defaulted ? QueryOptionsBox(options) : QueryOptionsBox.undefaulted
@@ -561,10 +569,10 @@ public class QueryObserver: @unchecked Sendable {
         registry.notify(result, via: engine.lock)
       } else {
         // Recording runs no code of ours or the user's: read in place.
-        listeners.recordCalls(with: result, via: engine.lock)
+        listeners.recordCalls(with: result, via: lock)
       }
     }
-    client.queryCache.notify(.observerResultsUpdated(currentQuery))
+    queryCache.notify(.observerResultsUpdated(currentQuery))
   }
 }
 
