@@ -282,8 +282,16 @@ final class EngineLock: @unchecked Sendable {
       break
     }
     var effects = effects
-    // Each run in place (a `for in` copied every effect out, a retain and release of each).
-    for i in effects.indices { effects[i].run() }
+    // Each moved out, run and moved back: run in place (`effects[i].run()`), its listener and
+    // result box were retained and released around the call (a `for in` copied each out too).
+    // They are freed together afterwards, as before.
+    effects.withUnsafeMutableBufferPointer { buffer in
+      for i in buffer.indices {
+        let effect = buffer.moveElement(from: i)
+        effect.run()
+        buffer.initializeElement(at: i, to: effect)
+      }
+    }
     // Emptied here, without `fifoLock` (freeing an effect may run user code: a captured
     // object's `deinit`), and kept as the next outbox if it is not too large to keep.
     effects.removeAll(keepingCapacity: true)
