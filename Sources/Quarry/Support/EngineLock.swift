@@ -161,10 +161,21 @@ final class EngineLock: @unchecked Sendable {
   /// `mutex` held. No effect is freed here (each is moved), so no user code runs.
   private func deferListenerEffects(to index: Dictionary<UInt, Batch>.Index) -> [Effect] {
     var now: [Effect] = []
-    for effect in outbox {
-      if effect.isListener { batches.values[index].effects.append(effect) } else { now.append(effect) }
+    // Taken out of the dictionary for the loop (appending through it checked the dictionary's
+    // and the array's uniqueness per effect), and put back after.
+    var deferred: [Effect] = []
+    swap(&deferred, &batches.values[index].effects)
+    // Each effect moved out of the outbox (copying it retained its payload, and emptying the
+    // outbox released it), a closure without a context left in its place for `removeAll`.
+    outbox.withUnsafeMutableBufferPointer { buffer in
+      for i in buffer.indices {
+        let effect = buffer.moveElement(from: i)
+        buffer.initializeElement(at: i, to: .plumbing({}))
+        if effect.isListener { deferred.append(effect) } else { now.append(effect) }
+      }
     }
     outbox.removeAll(keepingCapacity: true)
+    swap(&deferred, &batches.values[index].effects)
     return now
   }
 
