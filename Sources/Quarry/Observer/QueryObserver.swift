@@ -270,10 +270,11 @@ public class QueryObserver: @unchecked Sendable {
   private func updateStaleTimeout() {
     clearStaleTimeout()
     let staleTime = resolveStaleTime(optionsBox.options.staleTime, currentQuery)
-    guard !engine.isServer, let result = currentResultStorage, !result.isStale,
+    // The result's members read in its box (`currentResultStorage` copied it whole).
+    guard !engine.isServer, let resultBox = currentResultBox, !resultBox.result.isStale,
       case .milliseconds(let ms)? = staleTime, isValidTimeout(ms)
     else { return }
-    let time = timeUntilStale(result.dataUpdatedAt, staleTime, now: engine.now)
+    let time = timeUntilStale(resultBox.result.dataUpdatedAt, staleTime, now: engine.now)
     staleTimeout = engine.scheduler.setTimeout(time + 1) { [weak self] in
       guard let self else { return }
       self.engine.lock.sync {
@@ -333,7 +334,6 @@ public class QueryObserver: @unchecked Sendable {
   /// already shows the fetch that mounting will start; with `isRestoring` (`'isRestoring'`) its
   /// fetch status stays idle.
   func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool = false, isRestoring: Bool = false) -> QueryObserverResult {
-    let prevQuery = currentQuery
     // The previous result and its state are read only by the placeholder and select branches
     // (copying them cost an outlined copy and destroy of each per result otherwise).
     var readsPrevious = options.select != nil
@@ -342,7 +342,8 @@ public class QueryObserver: @unchecked Sendable {
     // runtime's generic `Optional` witnesses (about 65 instructions per result).
     let prevResult = readsPrevious ? currentResultBox : nil
     let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
-    let queryChange = query !== prevQuery
+    // Compared in place (binding the current query retained and released it).
+    let queryChange = query !== currentQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
     let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialDataUpdateCount
     let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialErrorUpdateCount
@@ -485,28 +486,30 @@ public class QueryObserver: @unchecked Sendable {
     case .all?: notifiesOnAnyChange = true
     default: notifiesOnAnyChange = false
     }
-    var changed: Set<String> = []
-    if let prevResult {
-      // The names are needed only to match them against tracked or listed properties.
-      if notifiesOnAnyChange {
-        if !prevResult.hasChangedProperties(to: nextResult) { return }
-      } else {
-        changed = nextResult.changedProperties(from: prevResult.result)
-        if changed.isEmpty { return }
-      }
+    // A first result, or any change when every change notifies: no names are needed (nor a set
+    // of them made and freed).
+    guard let prevResult, !notifiesOnAnyChange else {
+      if let prevResult, !prevResult.hasChangedProperties(to: nextResult) { return }
+      let next = QueryObserverResultBox(consume nextResult)
+      currentResultBox = next
+      notify(listeners: true, next)
+      return
     }
+    // The names, to match them against tracked or listed properties.
+    let changed = nextResult.changedProperties(from: prevResult.result)
+    if changed.isEmpty { return }
     let next = QueryObserverResultBox(consume nextResult)
     currentResultBox = next
-    let shouldNotify: Bool = {
-      guard prevResult != nil else { return true }
-      if notifiesOnAnyChange { return true }
-      let props = box.options.notifyOnChangeProps?.resolved
-      if props == .all || (props == nil && trackedProps.isEmpty) { return true }
+    let props = box.options.notifyOnChangeProps?.resolved
+    let shouldNotify: Bool
+    if props == .all || (props == nil && trackedProps.isEmpty) {
+      shouldNotify = true
+    } else {
       var included: Set<String>
       if case .props(let list)? = props { included = Set(list) } else { included = trackedProps }
       if box.options.throwOnError == true { included.insert("error") }
-      return !changed.isDisjoint(with: included)
-    }()
+      shouldNotify = !changed.isDisjoint(with: included)
+    }
     notify(listeners: shouldNotify, next)
   }
 
