@@ -1,9 +1,10 @@
 import Testing
 @testable import Quarry
 
-/// The deliverer moves each effect out of its buffer to run it and back, and a batch moves the
-/// listener effects out of the outbox (leaving placeholders): every effect still runs once, in
-/// order, and is freed once, after all of its commit's effects have run.
+/// The deliverer moves each effect out of its buffer to run it and back, and a transaction inside
+/// a batch records its listener effects in the batch directly: every effect still runs once, in
+/// order (plumbing at its commit, listener calls at the batch's end), and is freed once, after
+/// all of its commit's effects have run.
 @Suite struct EngineLockEffectMovesTests {
   /// Logs its deinit.
   private final class Token: @unchecked Sendable {
@@ -58,7 +59,41 @@ import Testing
     let freed = log.entries.filter { $0.hasPrefix("freed ") }
     #expect(freed.count == 18)
     #expect(Set(freed).count == 18)
-    // The outbox kept its buffer through the batch.
-    #expect(lock.outboxCapacityForTesting >= 6)
+    // The outbox, which held only the plumbing, kept its buffer through the batch.
+    #expect(lock.outboxCapacityForTesting >= 2)
+  }
+
+  @Test func aTransactionInsideABatchRecordsItsListenerCallsForTheBatchsEnd() {
+    let lock = EngineLock()
+    let log = Log()
+    lock.batch {
+      lock.sync {
+        #expect(lock.canActNow)
+        lock.record(.listener) { log.append("L1") }
+        // A listener call recorded: plumbing created now would run before it, so it is recorded.
+        #expect(!lock.canActNow)
+        lock.batch { lock.record(.listener) { log.append("L2") } }
+        lock.record(.plumbing) { log.append("P1") }
+        lock.record(.listener) { log.append("L3") }
+      }
+      #expect(log.entries == ["P1"])
+      lock.sync { lock.record(.listener) { log.append("L4") } }
+      lock.record(.listener) { log.append("L5") }  // outside a transaction
+      lock.sync { lock.record(.plumbing) { log.append("P2") } }
+      #expect(log.entries == ["P1", "P2"])
+    }
+    #expect(log.entries == ["P1", "P2", "L1", "L2", "L3", "L4", "L5"])
+  }
+
+  @Test func aBatchBegunInsideATransactionEndsWithIt() {
+    let lock = EngineLock()
+    let log = Log()
+    lock.sync {
+      lock.batch { lock.record(.listener) { log.append("L1") } }
+      lock.record(.plumbing) { log.append("P1") }
+      lock.record(.listener) { log.append("L2") }
+      #expect(!lock.canActNow)
+    }
+    #expect(log.entries == ["L1", "P1", "L2"])
   }
 }
