@@ -19,8 +19,9 @@ import Synchronization
 /// query function's own client calls) are performed at once, nested, as TanStack's synchronous
 /// listeners would run them.
 final class EngineLock: @unchecked Sendable {
-  // Safe: `outbox`, `batches` and `afterCommit` are only touched by the thread holding
-  // `mutex`; `fifo`, `isDraining` and `deliverer` are guarded by `fifoLock`, which is taken under
+  // Safe: `outbox`, `batchOutbox`, `defersToBatch`, `batchOutboxStart`, `batches` and
+  // `afterCommit` are only touched by the thread holding `mutex`; `fifo`, `spare`, `fifoHead`,
+  // `isDraining` and `deliverer` are guarded by `fifoLock`, which is taken under
   // `mutex` (never the other way round) and held only briefly; `owner` is atomic.
   /// A plain (non-recursive) mutex: a thread that holds it already (`owner`) runs a nested
   /// `sync` without locking again, and only the outermost level unlocks.
