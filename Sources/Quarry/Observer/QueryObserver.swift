@@ -11,6 +11,12 @@ public class QueryObserver: @unchecked Sendable {
   // Safe: every mutable member is guarded by the client's engine lock.
   let client: QueryClient
   let engine: Engine
+  /// The client's cache (`client.queryCache`), told of every result update: read from the
+  /// client, the cache was retained and released per update, through the runtime's slow path
+  /// (the cache has a weak-reference side table).
+  final let queryCache: QueryCache
+  /// The engine's lock (`engine.lock`), which every update records its listener calls with.
+  final let lock: EngineLock
   /// The (defaulted) options on the heap, never mutated: taking them for a call or keeping the
   /// previous ones (`setOptions`) is one retain of the box, where reading a stored `QueryOptions`
   /// of this (non-final) class copied all 392 bytes each time (13 copies per `setOptions`).
@@ -72,6 +78,8 @@ public class QueryObserver: @unchecked Sendable {
   public init(client: QueryClient, options: QueryOptions) {
     self.client = client
     self.engine = client.engine
+    self.queryCache = client.queryCache
+    self.lock = client.engine.lock
     // `setOptions` reads only whether the previous options were defaulted (and compares them
     // if so): undefaulted options need no box of their own for that.
     self.optionsBox = options.defaulted ? QueryOptionsBox(options) : QueryOptionsBox.undefaulted
@@ -96,16 +104,25 @@ public class QueryObserver: @unchecked Sendable {
   /// first subscriber mounts the observer (fetching if needed).
   public func subscribe(_ listener: @escaping @Sendable (QueryObserverResult) -> Void) -> @Sendable () -> Void {
     engine.lock.sync {
-      let id = listeners.add(listener)
+      let handle = listeners.add(listener, owner: self, lock: engine.lock)
       onSubscribe()
-      return { [weak self] in
-        guard let self else { return }
-        // Freed after unlocking (the listener's captures may run user code in `deinit`).
-        self.engine.lock.syncReleasing {
-          let removed = self.listeners.take(id)
-          if removed != nil { self.onUnsubscribe() }
+      // The function holds the handle, which holds the observer only while the listener is
+      // registered (see `ListenerHandle`).
+      return { [handle] in
+        var observer: QueryObserver?
+        // The removed listener is freed after unlocking (its captures may run user code in
+        // `deinit`).
+        handle.lock.syncReleasing { () -> ListenerRegistry<QueryObserverResult>.Listener? in
+          guard let owner = handle.owner else { return nil }
+          let current = unsafeDowncast(owner, to: QueryObserver.self)
+          observer = current
+          let removed = current.listeners.take(handle.id)
+          if removed != nil { current.onUnsubscribe() }
           return removed
         }
+        // Released after the lock and its effects: the caller may have dropped the observer,
+        // and its `deinit` frees what listeners captured (user code).
+        withExtendedLifetime(observer) {}
       }
     }
   }
@@ -255,10 +272,11 @@ public class QueryObserver: @unchecked Sendable {
   private func updateStaleTimeout() {
     clearStaleTimeout()
     let staleTime = resolveStaleTime(optionsBox.options.staleTime, currentQuery)
-    guard !engine.isServer, let result = currentResultStorage, !result.isStale,
+    // The result's members read in its box (`currentResultStorage` copied it whole).
+    guard !engine.isServer, let resultBox = currentResultBox, !resultBox.result.isStale,
       case .milliseconds(let ms)? = staleTime, isValidTimeout(ms)
     else { return }
-    let time = timeUntilStale(result.dataUpdatedAt, staleTime, now: engine.now)
+    let time = timeUntilStale(resultBox.result.dataUpdatedAt, staleTime, now: engine.now)
     staleTimeout = engine.scheduler.setTimeout(time + 1) { [weak self] in
       guard let self else { return }
       self.engine.lock.sync {
@@ -318,14 +336,16 @@ public class QueryObserver: @unchecked Sendable {
   /// already shows the fetch that mounting will start; with `isRestoring` (`'isRestoring'`) its
   /// fetch status stays idle.
   func createResult(_ query: Query, _ options: QueryOptions, optimistic: Bool = false, isRestoring: Bool = false) -> QueryObserverResult {
-    let prevQuery = currentQuery
     // The previous result and its state are read only by the placeholder and select branches
     // (copying them cost an outlined copy and destroy of each per result otherwise).
     var readsPrevious = options.select != nil
     if options.hasPlaceholderData { readsPrevious = true }
-    let prevResult = readsPrevious ? currentResultStorage : nil
+    // Its box: an `Optional<QueryObserverResult>`, even `nil`, was destroyed through the
+    // runtime's generic `Optional` witnesses (about 65 instructions per result).
+    let prevResult = readsPrevious ? currentResultBox : nil
     let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
-    let queryChange = query !== prevQuery
+    // Compared in place (binding the current query retained and released it).
+    let queryChange = query !== currentQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
     let initialDataUpdateCount = queryChange ? query.stateStorage.dataUpdateCount : currentQueryInitialDataUpdateCount
     let initialErrorUpdateCount = queryChange ? query.stateStorage.errorUpdateCount : currentQueryInitialErrorUpdateCount
@@ -375,10 +395,10 @@ public class QueryObserver: @unchecked Sendable {
     if options.hasPlaceholderData, data == nil, status == .pending, let placeholderOption = options.placeholderData {
       let prevResultPlaceholderData = currentResultOptions?.options.placeholderData
       var placeholder: (any Sendable)?
-      if let prevResult, prevResult.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
-        placeholder = prevResult.dataBox?.value
+      if let prevResult, prevResult.result.isPlaceholderData, placeholderOption == prevResultPlaceholderData {
+        placeholder = prevResult.result.dataBox?.value
         skipSelect = true
-        if let box = prevResult.dataBox {
+        if let box = prevResult.result.dataBox {
           status = .success
           data = box
           isPlaceholderData = true
@@ -392,7 +412,7 @@ public class QueryObserver: @unchecked Sendable {
         }
         if let placeholder, !isUndefined(unboxed(placeholder)) {
           status = .success
-          data = replaceData(prevResult?.dataBox, placeholder, sharing: options.structuralSharing)
+          data = replaceData(prevResult?.result.dataBox, placeholder, sharing: options.structuralSharing)
           isPlaceholderData = true
         }
       }
@@ -405,7 +425,7 @@ public class QueryObserver: @unchecked Sendable {
         do {
           selectFn = select
           let selected = returnedArgument(try select.call(raw.value), raw)
-          data = replaceData(prevResult?.dataBox, selected, sharing: options.structuralSharing)
+          data = replaceData(prevResult?.result.dataBox, selected, sharing: options.structuralSharing)
           selectResult = data
           selectError = nil
         } catch let thrown {
@@ -454,11 +474,13 @@ public class QueryObserver: @unchecked Sendable {
     if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResult != nil {
       return
     }
-    let nextResult = createResult(currentQuery, box.options)
-    recordResultInputs(currentQuery, box.options)
-    currentResultDataBox = currentQuery.stateStorage.dataBox
-    currentResultOptions = box
-    if currentResultDataBox != nil { lastQueryWithDefinedData = currentQuery }
+    let query: Query = currentQuery
+    let nextResult = createResult(query, box.options)
+    recordResultInputs(query, box.options)
+    currentResultDataBox = query.stateStorage.dataBox
+    // Stored only when they change (storing the same reference retained and released it).
+    if currentResultOptions !== box { currentResultOptions = box }
+    if currentResultDataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
     let notifiesOnAnyChange: Bool
     switch box.options.notifyOnChangeProps {
@@ -466,28 +488,30 @@ public class QueryObserver: @unchecked Sendable {
     case .all?: notifiesOnAnyChange = true
     default: notifiesOnAnyChange = false
     }
-    var changed: Set<String> = []
-    if let prevResult {
-      // The names are needed only to match them against tracked or listed properties.
-      if notifiesOnAnyChange {
-        if !nextResult.hasChangedProperties(from: prevResult.result) { return }
-      } else {
-        changed = nextResult.changedProperties(from: prevResult.result)
-        if changed.isEmpty { return }
-      }
+    // A first result, or any change when every change notifies: no names are needed (nor a set
+    // of them made and freed).
+    guard let prevResult, !notifiesOnAnyChange else {
+      if let prevResult, !prevResult.hasChangedProperties(to: nextResult) { return }
+      let next = QueryObserverResultBox(consume nextResult)
+      currentResultBox = next
+      notify(listeners: true, next)
+      return
     }
+    // The names, to match them against tracked or listed properties.
+    let changed = nextResult.changedProperties(from: prevResult.result)
+    if changed.isEmpty { return }
     let next = QueryObserverResultBox(consume nextResult)
     currentResultBox = next
-    let shouldNotify: Bool = {
-      guard prevResult != nil else { return true }
-      if notifiesOnAnyChange { return true }
-      let props = box.options.notifyOnChangeProps?.resolved
-      if props == .all || (props == nil && trackedProps.isEmpty) { return true }
+    let props = box.options.notifyOnChangeProps?.resolved
+    let shouldNotify: Bool
+    if props == .all || (props == nil && trackedProps.isEmpty) {
+      shouldNotify = true
+    } else {
       var included: Set<String>
       if case .props(let list)? = props { included = Set(list) } else { included = trackedProps }
       if box.options.throwOnError == true { included.insert("error") }
-      return !changed.isDisjoint(with: included)
-    }()
+      shouldNotify = !changed.isDisjoint(with: included)
+    }
     notify(listeners: shouldNotify, next)
   }
 
@@ -544,11 +568,16 @@ public class QueryObserver: @unchecked Sendable {
 
   private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {
     if notifyListeners {
-      // A copy: inline listeners (engine code) are called during `notify`, not during an access.
-      let registry = listeners
-      registry.notify(result, via: engine.lock)
+      if listeners.hasInlineListeners {
+        // A copy: inline listeners (engine code) are called during `notify`, not during an access.
+        let registry = listeners
+        registry.notify(result, via: engine.lock)
+      } else {
+        // Recording runs no code of ours or the user's: read in place.
+        listeners.recordCalls(with: result, via: lock)
+      }
     }
-    client.queryCache.notify(.observerResultsUpdated(currentQuery))
+    queryCache.notify(.observerResultsUpdated(currentQuery))
   }
 }
 

@@ -183,14 +183,13 @@ package func sameDataObject(_ a: DataBox?, _ b: DataBox?) -> Bool { sameData(a, 
 
 /// JavaScript's `===` on data (``sameDataObject(_:_:)``).
 func sameData(_ a: DataBox?, _ b: DataBox?) -> Bool {
-  switch (a, b) {
-  case (nil, nil): return true
-  case (let x?, let y?):
-    if x === y { return true }
-    return (x.isCommonPrimitive || isPrimitive(x.value)) && (y.isCommonPrimitive || isPrimitive(y.value))
-      && valuesEqual(x.value, y.value)
-  default: return false
-  }
+  guard let x = a, let y = b else { return a == nil && b == nil }
+  if x === y { return true }
+  // Two common primitives: `valuesEqual` would answer with `primitivesEqual` (`nil`, two
+  // types, is unequal for these), asked here directly.
+  if x.isCommonPrimitive && y.isCommonPrimitive { return primitivesEqual(x.value, y.value) ?? false }
+  return (x.isCommonPrimitive || isPrimitive(x.value)) && (y.isCommonPrimitive || isPrimitive(y.value))
+    && valuesEqual(x.value, y.value)
 }
 
 /// Whether two values are equal: `Equatable` values by `==`, class instances by identity.

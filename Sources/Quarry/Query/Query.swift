@@ -319,6 +319,9 @@ public final class Query: @unchecked Sendable {
     if stateStorage.dataBox == nil { return true }
     if staleTime == .static { return false }
     if stateStorage.isInvalidated { return true }
+    // Data that never ages: `timeUntilStale` is +inf or NaN (never 0) whatever the clock
+    // reads, so the clock is not read (about 100 instructions on the observers' updates).
+    if staleTime == .milliseconds(.infinity) { return false }
     return timeUntilStale(stateStorage.dataUpdatedAt, staleTime, now: engine.now) == 0
   }
 

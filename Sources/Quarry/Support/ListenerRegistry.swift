@@ -13,6 +13,8 @@ struct ListenerRegistry<Value> {
   private var inlineCount = 0
 
   var isEmpty: Bool { entries.isEmpty }
+  /// Whether any listener is engine-internal (inline).
+  var hasInlineListeners: Bool { inlineCount != 0 }
   var count: Int { entries.count }
 
   /// `inline`: an engine-internal listener (a `QueriesObserver` watching its observers), called
@@ -22,6 +24,17 @@ struct ListenerRegistry<Value> {
     if inline { inlineCount += 1 }
     entries.append(Listener(id: nextID, body: body, isInline: inline))
     return nextID
+  }
+
+  /// Adds a listener and returns a handle for its unsubscribe function, which holds `owner`
+  /// (the registry's owner) until the listener is removed.
+  mutating func add(_ body: @escaping (Value) -> Void, owner: AnyObject, lock: EngineLock) -> ListenerHandle {
+    nextID += 1
+    let entry = Listener(id: nextID, body: body, isInline: false)
+    let handle = ListenerHandle(id: nextID, owner: owner, lock: lock)
+    entry.handle = handle
+    entries.append(entry)
+    return handle
   }
 
   /// Removes a listener; returns whether it was there.
@@ -34,6 +47,7 @@ struct ListenerRegistry<Value> {
   mutating func take(_ id: UInt64) -> Listener? {
     guard let i = entries.firstIndex(where: { $0.id == id }) else { return nil }
     entries[i].isActive.store(false, ordering: .relaxed)
+    entries[i].releaseHandle()
     if entries[i].isInline { inlineCount -= 1 }
     return entries.remove(at: i)
   }
@@ -42,7 +56,10 @@ struct ListenerRegistry<Value> {
 
   /// Removes every listener and returns them, for the caller to free (as ``take(_:)``).
   mutating func takeAll() -> [Listener] {
-    for entry in entries { entry.isActive.store(false, ordering: .relaxed) }
+    for entry in entries {
+      entry.isActive.store(false, ordering: .relaxed)
+      entry.releaseHandle()
+    }
     inlineCount = 0
     let all = entries
     entries = []
@@ -65,16 +82,50 @@ struct ListenerRegistry<Value> {
 
   /// One subscription.
   final class Listener: @unchecked Sendable {
-    // Safe: `id` and `body` are immutable; `isActive` is atomic.
+    // Safe: `id` and `body` are immutable; `isActive` is atomic; `handle` is read and written
+    // only under the lock that guards the registry.
     let id: UInt64
     let body: (Value) -> Void
     let isInline: Bool
     let isActive = Atomic<Bool>(true)
+    /// The unsubscribe function's handle, while the listener is registered.
+    /// `@exclusivity(unchecked)`: single accesses under the registry's lock, running no user code.
+    @exclusivity(unchecked) var handle: ListenerHandle?
     init(id: UInt64, body: @escaping (Value) -> Void, isInline: Bool) {
       self.id = id
       self.body = body
       self.isInline = isInline
     }
+
+    /// Drops the handle's owner: the listener leaves the registry. Never the owner's last
+    /// reference (the caller is the owner's code, or holds it).
+    func releaseHandle() {
+      guard let handle else { return }
+      handle.owner = nil
+      self.handle = nil
+    }
+  }
+}
+
+/// What an unsubscribe function holds: the listener's id, the lock guarding the registry, and
+/// the registry's owner (a `QueryObserver`) while the listener is registered (`nil` once it is
+/// removed, by that function or otherwise).
+///
+/// It replaces a `weak` reference to the owner, whose side table made every retain and release
+/// of the owner take the runtime's slow path. The owner of a registered listener is alive anyway
+/// (an observer with listeners is in its query's observers and holds that query), so the strong
+/// reference keeps nothing alive longer; and the handle does not hold the listener, so a
+/// listener that captures its own unsubscribe function forms a cycle only while registered.
+final class ListenerHandle: @unchecked Sendable {
+  // Safe: `id` and `lock` are immutable; `owner` is read and written only under `lock`.
+  let id: UInt64
+  let lock: EngineLock
+  /// `@exclusivity(unchecked)`: single accesses under `lock`, running no user code.
+  @exclusivity(unchecked) var owner: AnyObject?
+  init(id: UInt64, owner: AnyObject, lock: EngineLock) {
+    self.id = id
+    self.owner = owner
+    self.lock = lock
   }
 }
 
@@ -83,7 +134,7 @@ extension ListenerRegistry where Value == QueryObserverResult {
   /// reference to the box (``EngineLock/recordResult(_:for:)``), not a closure holding a copy.
   func notify(_ box: QueryObserverResultBox, via lock: EngineLock) {
     if inlineCount == 0 {
-      lock.recordResult(box, for: entries)
+      recordCalls(with: box, via: lock)
       return
     }
     // In order: an inline listener's own recorded calls land between the ones around it.
@@ -94,5 +145,11 @@ extension ListenerRegistry where Value == QueryObserverResult {
         lock.recordResult(box, for: entry)
       }
     }
+  }
+
+  /// Records a call of every listener with the result in `box`; for a registry without inline
+  /// listeners (which records its calls and calls nothing).
+  func recordCalls(with box: QueryObserverResultBox, via lock: EngineLock) {
+    lock.recordResult(box, for: entries)
   }
 }
