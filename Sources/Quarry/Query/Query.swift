@@ -120,7 +120,7 @@ public final class Query: @unchecked Sendable {
     self.optionsBox = shared
     self.optionsKeyIsOwn = true
     if shared.options.isInfinite { queryType = "infinite" }
-    if case .none = shared.options.initialData {
+    if !shared.options.hasInitialData {
       // `defaultState` without initial data is `QueryState()`: built in place, without copying
       // the options into its argument or reading the clock.
       self.initialStateBox = nil
