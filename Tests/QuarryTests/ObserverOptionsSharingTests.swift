@@ -246,6 +246,26 @@ import Testing
   }
 }
 
+/// A keyed write of a new key shares the client's defaulted options only while no key has
+/// `setQueryDefaults` (`QueryClient.noKeyDefaults`, kept beside `queryDefaults`).
+@Suite struct KeyDefaultsFlagTests {
+  @Test func aKeyedWriteAfterSetQueryDefaultsTakesTheKeysDefaults() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    // Builds the shared options of keyed writes first.
+    client.setQueryData(["a", 0], value: 0)
+    var options = QueryOptions()
+    options.gcTime = 10
+    client.setQueryDefaults(["a"], options)
+    client.setQueryData(["a", 1], value: 1)
+    client.setQueryData(["b", 1], value: 1)
+    func gcTime(_ key: QueryKey) -> Double? { client.queryCache.find(QueryFilters(queryKey: key))?.options.gcTime }
+    // The others keep the client's options, which leave `gcTime` to the query's default.
+    #expect(gcTime(["a", 1]) == 10)
+    #expect(gcTime(["b", 1]) == nil)
+    #expect(gcTime(["a", 0]) == nil)
+  }
+}
+
 /// `hasPlaceholderData` follows `placeholderData` through every way options are made.
 @Suite struct PlaceholderFlagTests {
   @Test func theFlagFollowsTheOption() {
