@@ -242,9 +242,13 @@ public final class QueryCache: @unchecked Sendable {
   public func subscribe(_ listener: @escaping @Sendable (QueryCacheEvent) -> Void) -> @Sendable () -> Void {
     engine.lock.sync {
       let id = listeners.add(listener)
+      link.hasListeners = true
       return { [weak self] in
         guard let self else { return }
-        self.engine.lock.sync { _ = self.listeners.remove(id) }
+        self.engine.lock.sync {
+          _ = self.listeners.remove(id)
+          self.link.hasListeners = !self.listeners.isEmpty
+        }
       }
     }
   }

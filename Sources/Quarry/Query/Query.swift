@@ -412,7 +412,8 @@ public final class Query: @unchecked Sendable {
       }
     }
     for observer in observersStorage { observer.onQueryUpdate() }
-    cache?.notify(.updated(self, action))
+    // Without listeners `notify` records nothing: the weak load of the cache is skipped.
+    if link.hasListeners { cache?.notify(.updated(self, action)) }
   }
 
   /// TanStack's query reducer: `state` after `action`. `now` is the time a success or failure
