@@ -202,6 +202,70 @@ import Testing
   }
 }
 
+/// `hasInitialData` follows `initialData` through every way options are made, and a keyed
+/// write's new query starts from the defaults' initial data exactly when they have one.
+@Suite struct InitialDataFlagTests {
+  @Test func theFlagFollowsTheOption() {
+    var options = QueryOptions(queryKey: ["a"])
+    #expect(!options.hasInitialData)
+    options.initialData = .value(1)
+    #expect(options.hasInitialData)
+    options.initialData = nil
+    #expect(!options.hasInitialData)
+    options.initialData = .function(FunctionBox { @Sendable in nil })
+    #expect(options.hasInitialData)
+    var base = QueryOptions()
+    base.initialData = .value(2)
+    #expect(QueryOptions(queryKey: ["b"]).merged(over: base).hasInitialData)
+    #expect(!QueryOptions(queryKey: ["b"]).merged(over: QueryOptions()).hasInitialData)
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var defaults = client.defaultOptions
+    defaults.queries = base
+    client.defaultOptions = defaults
+    #expect(client.defaultQueryOptions(QueryOptions(queryKey: ["c"])).hasInitialData)
+  }
+
+  @Test func aKeyedWritesNewQueryStartsFromTheDefaultsInitialData() {
+    // The query a keyed write builds keeps the defaults' initial data as its initial state (what
+    // `reset` returns to), or a blank one without them.
+    func resetAfterWrite(initialData: InitialDataOption?) -> (any Sendable)? {
+      let client = QueryClient(scheduler: VirtualScheduler())
+      if let initialData {
+        var defaults = client.defaultOptions
+        defaults.queries.initialData = initialData
+        client.defaultOptions = defaults
+      }
+      client.setQueryData(["a"], value: 2)
+      #expect(client.getQueryData(["a"]) as? Int == 2)
+      _ = client.resetQueriesPromise(QueryFilters(queryKey: ["a"]))
+      return client.getQueryData(["a"])
+    }
+    #expect(resetAfterWrite(initialData: nil) == nil)
+    #expect(resetAfterWrite(initialData: .value(7)) as? Int == 7)
+    #expect(resetAfterWrite(initialData: .function(FunctionBox { @Sendable in 8 })) as? Int == 8)
+  }
+}
+
+/// A keyed write of a new key shares the client's defaulted options only while no key has
+/// `setQueryDefaults` (`QueryClient.noKeyDefaults`, kept beside `queryDefaults`).
+@Suite struct KeyDefaultsFlagTests {
+  @Test func aKeyedWriteAfterSetQueryDefaultsTakesTheKeysDefaults() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    // Builds the shared options of keyed writes first.
+    client.setQueryData(["a", 0], value: 0)
+    var options = QueryOptions()
+    options.gcTime = 10
+    client.setQueryDefaults(["a"], options)
+    client.setQueryData(["a", 1], value: 1)
+    client.setQueryData(["b", 1], value: 1)
+    func gcTime(_ key: QueryKey) -> Double? { client.queryCache.find(QueryFilters(queryKey: key))?.options.gcTime }
+    // The others keep the client's options, which leave `gcTime` to the query's default.
+    #expect(gcTime(["a", 1]) == 10)
+    #expect(gcTime(["b", 1]) == nil)
+    #expect(gcTime(["a", 0]) == nil)
+  }
+}
+
 /// `hasPlaceholderData` follows `placeholderData` through every way options are made.
 @Suite struct PlaceholderFlagTests {
   @Test func theFlagFollowsTheOption() {

@@ -32,3 +32,31 @@ import Testing
     #expect(log.entries == (0..<5).map { #"["k",\#($0)]"# })
   }
 }
+
+/// A query's state change reaches the cache's listeners exactly while there are any
+/// (`QueryCacheLink.hasListeners`, which lets a change without listeners skip the cache).
+@Suite struct QueryCacheListenerFlagTests {
+  @Test func updatesReachListenersWhileThereAreAny() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let first = Log(), second = Log()
+    func record(_ log: Log) -> @Sendable (QueryCacheEvent) -> Void {
+      { event in if case .updated = event { log.append(event.query.queryHash) } }
+    }
+    client.setQueryData(["a"], value: 0)
+    #expect(!client.queryCache.link.hasListeners)
+    let unsubscribeFirst = client.queryCache.subscribe(record(first))
+    let unsubscribeSecond = client.queryCache.subscribe(record(second))
+    client.setQueryData(["a"], value: 1)
+    unsubscribeFirst()
+    #expect(client.queryCache.link.hasListeners)
+    client.setQueryData(["b"], value: 2)
+    unsubscribeSecond()
+    #expect(!client.queryCache.link.hasListeners)
+    client.setQueryData(["a"], value: 3)
+    let unsubscribeAgain = client.queryCache.subscribe(record(first))
+    client.setQueryData(["c"], value: 4)
+    unsubscribeAgain()
+    #expect(first.entries == [#"["a"]"#, #"["c"]"#])
+    #expect(second.entries == [#"["a"]"#, #"["b"]"#])
+  }
+}

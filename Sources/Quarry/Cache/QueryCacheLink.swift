@@ -1,9 +1,16 @@
 /// A cache and its client, held weakly: one per ``QueryCache``, shared by its queries.
 final class QueryCacheLink: @unchecked Sendable {
-  // Safe: both members are written once, while the client is being created (before any other
-  // thread can reach it), and only read afterwards.
+  // Safe: `cache` and `client` are written once, while the client is being created (before any
+  // other thread can reach it), and only read afterwards; `hasListeners` below.
   /// The cache (weak: a fetch may settle after its client and cache are gone).
   weak var cache: QueryCache?
   /// The cache's client (weak: the client owns the cache).
   weak var client: QueryClient?
+  /// Whether the cache has listeners (`QueryCache.subscribe`): a query's state change tells the
+  /// cache only then, without loading the weak reference for nothing (a weak load and the
+  /// retain and release of an object with weak references cost about 130 instructions per
+  /// write).
+  // Safe (`@exclusivity(unchecked)`): written by the cache as a listener is added or removed and
+  // read by its queries, always under the engine lock, by single loads and stores.
+  @exclusivity(unchecked) var hasListeners = false
 }

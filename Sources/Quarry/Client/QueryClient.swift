@@ -46,6 +46,10 @@ public final class QueryClient: @unchecked Sendable {
   private var hashFollowsKey = true
   /// Whether no defaults are set at all: `defaultQueryOptions` then merges over nothing.
   private var noQueryDefaults = true
+  /// Whether no key has `setQueryDefaults` (`queryDefaults.isEmpty`, kept by its `didSet`):
+  /// reading `queryDefaults` itself, a value whose mutations span calls, is checked for exclusive
+  /// access at run time (about 80 instructions per keyed write of a new key); this `Bool` is not.
+  private var noKeyDefaults = true
   private var mountCount = 0
   private var unsubscribeFocus: (() -> Void)?
   private var unsubscribeOnline: (() -> Void)?
@@ -66,7 +70,8 @@ public final class QueryClient: @unchecked Sendable {
     sharedWriteOptions = nil
     func keeps(_ o: QueryOptions) -> Bool { o.queryHash == nil && o.queryKeyHashFn == nil }
     hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.entries.allSatisfy { keeps($0.options) }
-    noQueryDefaults = queryDefaults.isEmpty && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
+    noKeyDefaults = queryDefaults.isEmpty
+    noQueryDefaults = noKeyDefaults && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
   }
 
   /// The client's scheduler.
@@ -208,7 +213,7 @@ public final class QueryClient: @unchecked Sendable {
     let query: Query
     if let existing = target.existing, target.revision == queryCache.revision {
       query = existing
-    } else if hashFollowsKey, queryDefaults.isEmpty {
+    } else if hashFollowsKey, noKeyDefaults {
       // The options `defaultQueryOptions` builds for a bare key differ by key and hash only.
       let shared = sharedWriteOptions ?? makeSharedWriteOptions()
       if let hash = target.knownHash, let hashSlot = target.hashSlot {

@@ -120,7 +120,7 @@ public final class Query: @unchecked Sendable {
     self.optionsBox = shared
     self.optionsKeyIsOwn = true
     if shared.options.isInfinite { queryType = "infinite" }
-    if case .none = shared.options.initialData {
+    if !shared.options.hasInitialData {
       // `defaultState` without initial data is `QueryState()`: built in place, without copying
       // the options into its argument or reading the clock.
       self.initialStateBox = nil
@@ -415,7 +415,8 @@ public final class Query: @unchecked Sendable {
       }
     }
     for observer in observersStorage { observer.onQueryUpdate() }
-    cache?.notify(.updated(self, action))
+    // Without listeners `notify` records nothing: the weak load of the cache is skipped.
+    if link.hasListeners { cache?.notify(.updated(self, action)) }
   }
 
   /// TanStack's query reducer: `state` after `action`. `now` is the time a success or failure

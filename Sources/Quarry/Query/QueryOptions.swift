@@ -48,8 +48,13 @@ public struct QueryOptions: Sendable {
   public var initialData: InitialDataOption? {
     didSet {
       if case .value(let v)? = initialData, !(v is DataBox) { initialData = .value(DataBox(v)) }
+      hasInitialData = initialData != nil
     }
   }
+  /// Whether `initialData` is set (kept by its `didSet`; no initializer sets it): testing the
+  /// option itself copied and destroyed an `Optional<InitialDataOption>` (outlined, about 90
+  /// instructions) for every new query.
+  private(set) var hasInitialData = false
   /// When the initial data was fetched, in ms.
   public var initialDataUpdatedAt: Double?
   /// Refetch when an observer subscribes.
