@@ -127,7 +127,7 @@ extension Query {
       // context of its own (a weak capture cost one, and the query's weak-reference table).
       onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
     abortSignalConsumed = false
-    return runQueryFn(context, run.fetchOptions, queryFn: options.options.queryFn)
+    return runQueryFn(consume context, run.fetchOptions, queryFn: options.options.queryFn)
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
@@ -208,14 +208,18 @@ extension Query {
 
   /// TanStack's `ensureQueryFn` and the call itself: starts the query function at once
   /// (`Task.immediate`, like a JavaScript call) on the scheduler's executor.
-  func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
+  ///
+  /// `context` is consumed: it moves into the call (passed borrowed, it was copied there, its
+  /// weak `client` and two `DeepReleased` members through their value witnesses, and the
+  /// caller's copy destroyed after).
+  func runQueryFn(_ context: consuming QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
     guard case .function(let fn)? = queryFn else {
       if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
       let promise = Promise<any Sendable>(scheduler: engine.scheduler)
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }
-    let call = QueryFunctionCall(fn: fn, context: context, executor: engine.scheduler.taskExecutor, scheduler: engine.scheduler)
+    let call = QueryFunctionCall(fn: fn, context: consume context, executor: engine.scheduler.taskExecutor, scheduler: engine.scheduler)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
     engine.lock.record(.plumbing) { [call] in call.start() }
     return call
