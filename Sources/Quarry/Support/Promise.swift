@@ -109,7 +109,9 @@ package class Promise<T: Sendable>: @unchecked Sendable {
       settled = state
     }
     let result: Result<T, any Error>
-    switch settled {
+    // Consumed: the payload moves into the result instead of being copied out (and the state
+    // destroyed after).
+    switch consume settled {
     case .fulfilled(let v): result = .success(Promise.value(v))
     case .rejected(let e): result = .failure(e)
     case .pending: preconditionFailure("a promise delivers only once settled")
