@@ -117,7 +117,7 @@ extension Query {
         }
       })
     let maxPages = options.maxPages ?? 0
-    return runQueryFn(context, fetchOptions, queryFn: options.queryFn).then { page in
+    return runQueryFn(consume context, fetchOptions, queryFn: options.queryFn).then { page in
       var next = data
       if previous {
         next.pages.insert(page, at: 0)

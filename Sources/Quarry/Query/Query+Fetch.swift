@@ -21,11 +21,28 @@ final class QueryFetchRun: Promise<any Sendable>, @unchecked Sendable {
 }
 
 /// Options for one fetch (TanStack's `FetchOptions`).
-struct FetchOptions {
-  var cancelRefetch: Bool?
-  @DeepReleased var meta: JSONValue? = nil
-  var initialPromise: Promise<any Sendable>?
-  var throwOnError: Bool?
+///
+/// An immutable object rather than a struct: a fetch keeps its options for the fetch's life
+/// (``QueryFetchRun``) and reads them in several places, and `refetchQueries` hands the same
+/// options to every query it refetches. As a struct (its `meta` a `DeepReleased` enum and the
+/// whole an `Optional`) each copy went through the runtime's value witnesses, about 550
+/// instructions per fetch; now a copy is a retain. Nothing ever changed a `FetchOptions` after
+/// building it, so sharing one changes nothing.
+final class FetchOptions: Sendable {
+  let cancelRefetch: Bool?
+  private let metaStorage: DeepReleased<JSONValue?>
+  let initialPromise: Promise<any Sendable>?
+  let throwOnError: Bool?
+
+  /// The fetch's `meta` (kept `@DeepReleased`: released without recursion however deep).
+  var meta: JSONValue? { metaStorage.wrappedValue }
+
+  init(cancelRefetch: Bool? = nil, meta: JSONValue? = nil, initialPromise: Promise<any Sendable>? = nil, throwOnError: Bool? = nil) {
+    self.cancelRefetch = cancelRefetch
+    self.metaStorage = DeepReleased(wrappedValue: meta)
+    self.initialPromise = initialPromise
+    self.throwOnError = throwOnError
+  }
 }
 
 /// Whether a value is a nil `Optional` in disguise: TanStack's `undefined` data.
@@ -110,7 +127,7 @@ extension Query {
       // context of its own (a weak capture cost one, and the query's weak-reference table).
       onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
     abortSignalConsumed = false
-    return runQueryFn(context, run.fetchOptions, queryFn: options.options.queryFn)
+    return runQueryFn(consume context, run.fetchOptions, queryFn: options.options.queryFn)
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
@@ -191,14 +208,18 @@ extension Query {
 
   /// TanStack's `ensureQueryFn` and the call itself: starts the query function at once
   /// (`Task.immediate`, like a JavaScript call) on the scheduler's executor.
-  func runQueryFn(_ context: QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
+  ///
+  /// `context` is consumed: it moves into the call (passed borrowed, it was copied there, its
+  /// weak `client` and two `DeepReleased` members through their value witnesses, and the
+  /// caller's copy destroyed after).
+  func runQueryFn(_ context: consuming QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
     guard case .function(let fn)? = queryFn else {
       if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
       let promise = Promise<any Sendable>(scheduler: engine.scheduler)
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
     }
-    let call = QueryFunctionCall(fn: fn, context: context, executor: engine.scheduler.taskExecutor, scheduler: engine.scheduler)
+    let call = QueryFunctionCall(fn: fn, context: consume context, executor: engine.scheduler.taskExecutor, scheduler: engine.scheduler)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
     engine.lock.record(.plumbing) { [call] in call.start() }
     return call
