@@ -72,6 +72,10 @@ final class DiffChainChecker: @unchecked Sendable {
       }
       await sorted.settled()
       await ordered.settled()
+      // `settled()` returns without suspending when nothing is pending, so without this the
+      // loop would hold a cooperative thread for its whole run and starve the suites that wait
+      // on the real clock (their timers resume on the same pool).
+      await Task.yield()
     }
     #expect(sortedChecker.failures == [])
     #expect(orderedChecker.failures == [])
@@ -109,6 +113,7 @@ final class DiffChainChecker: @unchecked Sendable {
         }
       }
       if Int.random(in: 0..<3, using: &generator) == 0 { await controller.settled() }
+      await Task.yield()  // as above: lets other suites' jobs onto the cooperative pool
     }
     await controller.settled()
     #expect(checker.failures == [])
