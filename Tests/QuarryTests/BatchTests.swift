@@ -91,4 +91,46 @@ import Testing
     #expect(log.entries == [#"["a"]=7"#])
     unsubscribe()
   }
+
+  /// Two threads' batches open at once, the first to begin ending first: each thread's writes
+  /// are held for its own batch's end, also a write made after the other thread's batch (the
+  /// earlier entry of the lock's batches) ended.
+  @Test func overlappingBatchesOfTwoThreadsEachHoldTheirOwnCalls() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 0)
+    client.setQueryData(["b"], value: 0)
+    let log = Log()
+    let unsubscribeA = observe(client, ["a"], into: log)
+    let unsubscribeB = observe(client, ["b"], into: log)
+    let bInBatch = DispatchSemaphore(value: 0)
+    let aEnded = DispatchSemaphore(value: 0)
+    let bDone = DispatchSemaphore(value: 0)
+    let seenInB = Log()
+    client.batch {
+      client.setQueryData(["a"], value: 1)
+      DispatchQueue.global().async {
+        client.batch {
+          client.setQueryData(["b"], value: 1)
+          bInBatch.signal()
+          aEnded.wait()
+          client.setQueryData(["b"], value: 2)
+          for entry in log.entries { seenInB.append(entry) }
+        }
+        bDone.signal()
+      }
+      bInBatch.wait()
+      client.setQueryData(["a"], value: 2)
+      #expect(log.entries.isEmpty)
+    }
+    #expect(log.entries == [#"["a"]=1"#, #"["a"]=2"#])
+    aEnded.signal()
+    bDone.wait()
+    #expect(seenInB.entries == [#"["a"]=1"#, #"["a"]=2"#])
+    #expect(log.entries == [#"["a"]=1"#, #"["a"]=2"#, #"["b"]=1"#, #"["b"]=2"#])
+    // Both batches ended: calls are delivered at once again.
+    client.setQueryData(["b"], value: 3)
+    #expect(log.entries.last == #"["b"]=3"#)
+    unsubscribeA()
+    unsubscribeB()
+  }
 }

@@ -59,10 +59,21 @@ final class EngineLock: @unchecked Sendable {
   @exclusivity(unchecked) private var isDraining = false
   /// The thread delivering effects (guarded by `fifoLock`).
   @exclusivity(unchecked) private var deliverer: UInt = 0
-  /// Threads inside ``batch(_:)`` (guarded by `mutex`): how deep, and the listener effects
-  /// waiting for the outermost batch to end.
+  /// Threads inside ``batch(_:)`` (guarded by `mutex`), one entry each: how deep, and the
+  /// listener effects waiting for the outermost batch to end. An array searched from the start
+  /// (``batchIndex(_:)``): it holds one entry per thread inside a batch at once, usually none or
+  /// one, and a `[UInt: Batch]` hashed the thread twice per transaction inside a batch (about 40
+  /// instructions per batched listener call) and instantiated its metadata at the first batch.
   // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
-  @exclusivity(unchecked) private var batches: [UInt: Batch] = [:]
+  @exclusivity(unchecked) private var batches: [Batch] = []
+  /// The index in `batches` of the entry whose effects are `batchOutbox` (while
+  /// `defersToBatch`). It stays valid for the transaction: only the holding thread changes
+  /// `batches`, and an entry is removed only when its outermost batch ends, which a transaction
+  /// that began inside that batch cannot outlast (a precondition in `endBatch`); a batch begun
+  /// inside the transaction by the same thread deepens that entry, and other threads' entries
+  /// are not touched until the mutex is released.
+  // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
+  @exclusivity(unchecked) private var batchOutboxIndex = 0
   /// A test seam (guarded by `mutex`): called by a thread that has committed effects, right after
   /// it releases the mutex and before it performs them, so a test can stall it there.
   // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
@@ -122,8 +133,9 @@ final class EngineLock: @unchecked Sendable {
   /// outlives the transaction (a batch begun inside it also ends inside it), so the effects go
   /// where ending the transaction would have moved them from the outbox, in the same order.
   private func beginTransactionInBatch(_ me: UInt) {
-    guard let i = batches.index(forKey: me) else { return }
-    swap(&batchOutbox, &batches.values[i].effects)
+    guard let i = batchIndex(me) else { return }
+    swap(&batchOutbox, &batches[i].effects)
+    batchOutboxIndex = i
     batchOutboxStart = batchOutbox.count
     defersToBatch = true
   }
@@ -136,13 +148,13 @@ final class EngineLock: @unchecked Sendable {
     if deferred {
       // The listener effects back to the batch; the outbox holds only plumbing, committed now.
       defersToBatch = false
-      swap(&batchOutbox, &batches.values[batches.index(forKey: currentThreadID())!].effects)
+      swap(&batchOutbox, &batches[batchOutboxIndex].effects)
     }
     if outbox.isEmpty {
       pthread_mutex_unlock(mutex)
       return
     }
-    if !deferred, !batches.isEmpty, let i = batches.index(forKey: currentThreadID()) {
+    if !deferred, !batches.isEmpty, let i = batchIndex(currentThreadID()) {
       // Inside a batch the transaction did not begin in (not expected: a batch begun inside a
       // transaction ends inside it): its listener effects wait for its end; the outbox keeps
       // its buffer.
@@ -166,7 +178,11 @@ final class EngineLock: @unchecked Sendable {
   func batch<T>(_ body: () throws -> T) rethrows -> T {
     let me = currentThreadID()
     let took = acquire()
-    batches[me, default: Batch()].depth += 1
+    if let i = batchIndex(me) {
+      batches[i].depth += 1
+    } else {
+      batches.append(Batch(thread: me))
+    }
     if took { pthread_mutex_unlock(mutex) }
     defer { endBatch(me) }
     return try body()
@@ -174,13 +190,13 @@ final class EngineLock: @unchecked Sendable {
 
   private func endBatch(_ me: UInt) {
     let took = acquire()
-    var batch = batches.removeValue(forKey: me)!
-    batch.depth -= 1
-    if batch.depth > 0 {
-      batches[me] = batch
+    let i = batchIndex(me)!
+    batches[i].depth -= 1
+    if batches[i].depth > 0 {
       if took { pthread_mutex_unlock(mutex) }
       return
     }
+    let batch = batches.remove(at: i)
     if !took {
       // The batch ended inside a transaction of this thread (so it began inside it too, and the
       // transaction does not record into it): its outermost level delivers them.
@@ -211,12 +227,12 @@ final class EngineLock: @unchecked Sendable {
   /// Moves the outbox's listener effects to the batch at `index` (the calling thread's) for its
   /// end, empties the outbox keeping its buffer and returns the plumbing effects. Called with
   /// `mutex` held. No effect is freed here (each is moved), so no user code runs.
-  private func deferListenerEffects(to index: Dictionary<UInt, Batch>.Index) -> [Effect] {
+  private func deferListenerEffects(to index: Int) -> [Effect] {
     var now: [Effect] = []
     // Taken out of the dictionary for the loop (appending through it checked the dictionary's
     // and the array's uniqueness per effect), and put back after.
     var deferred: [Effect] = []
-    swap(&deferred, &batches.values[index].effects)
+    swap(&deferred, &batches[index].effects)
     // Each effect moved out of the outbox (copying it retained its payload, and emptying the
     // outbox released it), a closure without a context left in its place for `removeAll`.
     outbox.withUnsafeMutableBufferPointer { buffer in
@@ -227,7 +243,7 @@ final class EngineLock: @unchecked Sendable {
       }
     }
     outbox.removeAll(keepingCapacity: true)
-    swap(&deferred, &batches.values[index].effects)
+    swap(&deferred, &batches[index].effects)
     return now
   }
 
@@ -315,8 +331,8 @@ final class EngineLock: @unchecked Sendable {
     pthread_mutex_lock(mutex)
     // Outside a transaction: the effect is committed alone, at once (a batch of this thread
     // keeps it for its end if it is a listener call).
-    if effect.isListener, !batches.isEmpty, let i = batches.index(forKey: currentThreadID()) {
-      batches.values[i].effects.append(effect)
+    if effect.isListener, !batches.isEmpty, let i = batchIndex(currentThreadID()) {
+      batches[i].effects.append(effect)
       pthread_mutex_unlock(mutex)
       return
     }
@@ -433,8 +449,23 @@ final class EngineLock: @unchecked Sendable {
 
   /// One thread's open batch.
   private struct Batch {
-    var depth = 0
+    /// The thread (``currentThreadID()``).
+    let thread: UInt
+    var depth = 1
     var effects: [Effect] = []
+  }
+
+  /// The index of `thread`'s entry in `batches`, if it is inside a batch. Called with `mutex`
+  /// held.
+  @inline(__always)
+  private func batchIndex(_ thread: UInt) -> Int? {
+    var i = 0
+    let count = batches.count
+    while i < count {
+      if batches[i].thread == thread { return i }
+      i += 1
+    }
+    return nil
   }
 
   /// An observer's listener, which ``recordResult(_:for:)`` records with a result.
