@@ -223,8 +223,8 @@ final class EngineLock: @unchecked Sendable {
   /// FIFO while still holding `mutex` (see ``claim(_:)``), releases it, calls the test seam and
   /// performs them. Called with `mutex` held, outside any transaction of the calling thread.
   /// `refill`: `effects` is the outbox, which is replaced by the spare buffer (or emptied).
-  @inline(__always)
   /// `earlier`: effects committed with these and before them, in order (a batch's full blocks).
+  @inline(__always)
   private func commit(_ effects: consuming [Effect], refill: Bool, after earlier: consuming [[Effect]] = []) {
     let role = claim(effects, refill: refill, after: earlier)
     let hook = afterCommit
@@ -238,8 +238,8 @@ final class EngineLock: @unchecked Sendable {
   /// `mutex` held. No effect is freed here (each is moved), so no user code runs.
   private func deferListenerEffects(to index: Int) -> [Effect] {
     var now: [Effect] = []
-    // Taken out of the dictionary for the loop (appending through it checked the dictionary's
-    // and the array's uniqueness per effect), and put back after.
+    // Taken out of `batches` for the loop (appending through it checked the container's and
+    // the array's uniqueness per effect), and put back after.
     var deferred: [Effect] = []
     swap(&deferred, &batches[index].effects)
     // Each effect moved out of the outbox (copying it retained its payload, and emptying the
