@@ -91,4 +91,91 @@ import Testing
     #expect(log.entries == [#"["a"]=7"#])
     unsubscribe()
   }
+
+  /// Two threads' batches open at once, the first to begin ending first: each thread's writes
+  /// are held for its own batch's end, also a write made after the other thread's batch (the
+  /// earlier entry of the lock's batches) ended.
+  @Test func overlappingBatchesOfTwoThreadsEachHoldTheirOwnCalls() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 0)
+    client.setQueryData(["b"], value: 0)
+    let log = Log()
+    let unsubscribeA = observe(client, ["a"], into: log)
+    let unsubscribeB = observe(client, ["b"], into: log)
+    let bInBatch = DispatchSemaphore(value: 0)
+    let aEnded = DispatchSemaphore(value: 0)
+    let bDone = DispatchSemaphore(value: 0)
+    let seenInB = Log()
+    client.batch {
+      client.setQueryData(["a"], value: 1)
+      DispatchQueue.global().async {
+        client.batch {
+          client.setQueryData(["b"], value: 1)
+          bInBatch.signal()
+          aEnded.wait()
+          client.setQueryData(["b"], value: 2)
+          for entry in log.entries { seenInB.append(entry) }
+        }
+        bDone.signal()
+      }
+      bInBatch.wait()
+      client.setQueryData(["a"], value: 2)
+      #expect(log.entries.isEmpty)
+    }
+    #expect(log.entries == [#"["a"]=1"#, #"["a"]=2"#])
+    aEnded.signal()
+    bDone.wait()
+    #expect(seenInB.entries == [#"["a"]=1"#, #"["a"]=2"#])
+    #expect(log.entries == [#"["a"]=1"#, #"["a"]=2"#, #"["b"]=1"#, #"["b"]=2"#])
+    // Both batches ended: calls are delivered at once again.
+    client.setQueryData(["b"], value: 3)
+    #expect(log.entries.last == #"["b"]=3"#)
+    unsubscribeA()
+    unsubscribeB()
+  }
+
+  /// A batch holding more listener calls than one block of the lock's batch buffer (512) delivers
+  /// them all at its end, in commit order, none before.
+  @Test func aBatchLargerThanABlockDeliversAllInOrder() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let keys: [QueryKey] = (0..<3).map { ["k", .number(Double($0))] }
+    for key in keys { client.setQueryData(key, value: 0) }
+    let log = Log()
+    let unsubscribes = keys.map { observe(client, $0, into: log) }
+    var expected: [String] = []
+    client.batch {
+      for i in 1...700 {
+        for key in keys {
+          client.setQueryData(key, value: i)
+          expected.append("\(key.queryHash)=\(i)")
+        }
+      }
+      #expect(log.entries.isEmpty)
+    }
+    #expect(log.entries.count == 2_100)
+    #expect(log.entries == expected)
+    for unsubscribe in unsubscribes { unsubscribe() }
+  }
+
+  /// A batch larger than a block that a listener runs (while its thread delivers) delivers all
+  /// its calls, in order, when it ends, before the delivery goes on.
+  @Test func aLargeBatchInsideAListenerDeliversAllAtItsEnd() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["trigger"], value: 0)
+    client.setQueryData(["b"], value: 0)
+    let log = Log()
+    let unsubscribeB = observe(client, ["b"], into: log)
+    var options = QueryOptions(queryKey: ["trigger"])
+    options.queryFn = .fn { _ in 0 }
+    options.staleTime = .value(.milliseconds(.infinity))
+    let trigger = QueryObserver(client: client, options: options)
+    let unsubscribeTrigger = trigger.subscribe { _ in
+      client.batch { for i in 1...600 { client.setQueryData(["b"], value: i) } }
+      log.append("after batch")
+    }
+    client.setQueryData(["trigger"], value: 1)
+    #expect(log.entries == (1...600).map { #"["b"]="# + "\($0)" } + ["after batch"])
+    unsubscribeTrigger()
+    unsubscribeB()
+  }
 }

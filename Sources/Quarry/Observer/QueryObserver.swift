@@ -272,9 +272,11 @@ public class QueryObserver: @unchecked Sendable {
   private func updateStaleTimeout() {
     clearStaleTimeout()
     let staleTime = resolveStaleTime(optionsBox.options.staleTime, currentQuery)
-    // The result's members read in its box (`currentResultStorage` copied it whole).
-    guard !engine.isServer, let resultBox = currentResultBox, !resultBox.result.isStale,
-      case .milliseconds(let ms)? = staleTime, isValidTimeout(ms)
+    // The staleTime first: an infinite (or static) one, the common case, needs no other read
+    // (none of these checks has an effect, so their order is free). The result's members are
+    // read in its box (`currentResultStorage` copied it whole).
+    guard case .milliseconds(let ms)? = staleTime, isValidTimeout(ms), !engine.isServer,
+      let resultBox = currentResultBox, !resultBox.result.isStale
     else { return }
     let time = timeUntilStale(resultBox.result.dataUpdatedAt, staleTime, now: engine.now)
     staleTimeout = engine.scheduler.setTimeout(time + 1) { [weak self] in
