@@ -24,19 +24,17 @@ public final class QueryCache: @unchecked Sendable {
 
   let engine: Engine
   let config: Config
-  // The two keyed tables (`QueryTable`: a slot holds the hash, the key and the query together, so
-  // a lookup in a cache too large for the processor's caches waits for one line, not for a key,
-  // a value and a bitmap array as `Dictionary`) are used under the engine lock only; their
-  // hashing and comparing (stored hashes, code units, `QueryKey` equality) runs no user code.
-  // The members below them are `@exclusivity(unchecked)`: every access is a single read, write,
-  // append or whole-value operation that touches no other member, so no two accesses can overlap
-  // and the dynamic exclusivity check (about 80 instructions each) is left out.
+  // The tables below are `@exclusivity(unchecked)`: every access to them is a lookup, insertion,
+  // removal or whole-table operation whose hashing and comparing (stored hashes, code units,
+  // `QueryKey` equality) runs no user code and touches no other member, so no two accesses can
+  // overlap and the dynamic exclusivity check (about 80 instructions each, five per new query)
+  // is left out. Writing a query's own members happens outside these accesses.
   /// Keyed by exact code units: canonically equivalent hashes are different queries.
-  private let byHash = QueryTable<CodeUnitString, Query>()
+  @exclusivity(unchecked) private var byHash: [Prehashed<CodeUnitString>: Query] = [:]
   /// The queries whose hash is their key's `hashKey`, by key: a keyed read finds its query
   /// without writing the hash. Equal keys (code units, `-0 == 0`) always have equal hashes, but
   /// not the other way round (`[null]` and `[undefined]`), so a miss here asks `byHash`.
-  private let byKey = QueryTable<QueryKey, Query>()
+  @exclusivity(unchecked) private var byKey: [Prehashed<QueryKey>: Query] = [:]
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
   @exclusivity(unchecked) private var ordered: [Query?] = []
@@ -94,7 +92,7 @@ public final class QueryCache: @unchecked Sendable {
       queryHash = hashQueryKeyByOptions(queryKey, copy options)
     }
     let hashSlot = Prehashed(CodeUnitString(queryHash))
-    if let query = byHash.find(hashSlot) { return query }
+    if let query = byHash[hashSlot] { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options, identity: true),
@@ -113,7 +111,7 @@ public final class QueryCache: @unchecked Sendable {
   /// again).
   func build(_ client: QueryClient, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>?, hashSlot known: Prehashed<CodeUnitString>? = nil, absent: Bool = false) -> Query {
     let hashSlot = known ?? Prehashed(CodeUnitString(queryHash))
-    if !absent, let query = byHash.find(hashSlot) { return query }
+    if !absent, let query = byHash[hashSlot] { return query }
     let query = Query(cache: self, queryKey: queryKey, queryHash: queryHash, sharing: shared, state: nil)
     query.keyHashed = true
     insert(query, hashSlot: hashSlot, keySlot: keySlot)
@@ -122,14 +120,14 @@ public final class QueryCache: @unchecked Sendable {
 
   func add(_ query: Query) {
     let slot = Prehashed(CodeUnitString(query.queryHash))
-    if byHash.find(slot) == nil { insert(query, hashSlot: slot, keySlot: nil) }
+    if byHash[slot] == nil { insert(query, hashSlot: slot, keySlot: nil) }
   }
 
   /// Adds `query` under a free `hashSlot` (its hash) and, if it is found by key, `keySlot` (its
   /// key, hashed now when not given).
   private func insert(_ query: Query, hashSlot: Prehashed<CodeUnitString>, keySlot: Prehashed<QueryKey>?) {
-    byHash.insert(hashSlot, query)
-    if query.keyHashed { byKey.insert(keySlot ?? Prehashed(query.queryKey), query) }
+    byHash[hashSlot] = query
+    if query.keyHashed { byKey[keySlot ?? Prehashed(query.queryKey)] = query }
     revision &+= 1
     query.cachePosition = ordered.count
     liveCount += 1
@@ -142,11 +140,11 @@ public final class QueryCache: @unchecked Sendable {
     guard query.engine === engine else { return }
     engine.lock.sync {
       let slot = Prehashed(CodeUnitString(query.queryHash))
-      guard let inMap = byHash.find(slot) else { return }
+      guard let inMap = byHash[slot] else { return }
       query.destroy()
       if inMap === query {
-        byHash.remove(slot, ifItIs: query)
-        if query.keyHashed { byKey.remove(Prehashed(query.queryKey), ifItIs: query) }
+        byHash[slot] = nil
+        if query.keyHashed, byKey[Prehashed(query.queryKey)] === query { byKey[Prehashed(query.queryKey)] = nil }
         revision &+= 1
         if let i = query.cachePosition {
           query.cachePosition = nil
@@ -197,21 +195,17 @@ public final class QueryCache: @unchecked Sendable {
   public func get(_ queryHash: String) -> Query? { engine.lock.sync { lookup(queryHash) } }
 
   /// The query with this hash; the caller holds the engine lock.
-  @inline(__always)
-  func lookup(_ queryHash: String) -> Query? { byHash.find(Prehashed(CodeUnitString(queryHash))) }
+  func lookup(_ queryHash: String) -> Query? { byHash[Prehashed(CodeUnitString(queryHash))] }
 
   /// ``lookup(_:)`` with the hash already hashed for the table.
-  @inline(__always)
-  func lookup(hashSlot: Prehashed<CodeUnitString>) -> Query? { byHash.find(hashSlot) }
+  func lookup(hashSlot: Prehashed<CodeUnitString>) -> Query? { byHash[hashSlot] }
 
   /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
   /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.
-  @inline(__always)
-  func lookup(key queryKey: QueryKey) -> Query? { byKey.find(Prehashed(queryKey)) }
+  func lookup(key queryKey: QueryKey) -> Query? { byKey[Prehashed(queryKey)] }
 
   /// ``lookup(key:)`` with the key already hashed for the table.
-  @inline(__always)
-  func lookup(keySlot: Prehashed<QueryKey>) -> Query? { byKey.find(keySlot) }
+  func lookup(keySlot: Prehashed<QueryKey>) -> Query? { byKey[keySlot] }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }
