@@ -104,7 +104,7 @@ public class QueryObserver: @unchecked Sendable {
   /// first subscriber mounts the observer (fetching if needed).
   public func subscribe(_ listener: @escaping @Sendable (QueryObserverResult) -> Void) -> @Sendable () -> Void {
     engine.lock.sync {
-      let handle = listeners.add(listener, owner: self, lock: engine.lock)
+      let handle = listeners.add(listener, owner: self, lock: lock)
       onSubscribe()
       // The function holds the handle, which holds the observer only while the listener is
       // registered (see `ListenerHandle`).
@@ -573,7 +573,7 @@ public class QueryObserver: @unchecked Sendable {
       if listeners.hasInlineListeners {
         // A copy: inline listeners (engine code) are called during `notify`, not during an access.
         let registry = listeners
-        registry.notify(result, via: engine.lock)
+        registry.notify(result, via: lock)
       } else {
         // Recording runs no code of ours or the user's: read in place.
         listeners.recordCalls(with: result, via: lock)

@@ -154,18 +154,9 @@ final class EngineLock: @unchecked Sendable {
       pthread_mutex_unlock(mutex)
       return
     }
-    if !deferred, !batches.isEmpty, let i = batchIndex(currentThreadID()) {
-      // Inside a batch the transaction did not begin in (not expected: a batch begun inside a
-      // transaction ends inside it): its listener effects wait for its end; the outbox keeps
-      // its buffer.
-      let now = deferListenerEffects(to: i)
-      if now.isEmpty {
-        pthread_mutex_unlock(mutex)
-        return
-      }
-      commit(now, refill: false)
-      return
-    }
+    // A transaction inside a batch of its thread began inside it (`defersToBatch`): a batch
+    // begun inside a transaction also ends inside it, so none is open here otherwise.
+    assert(deferred || batches.isEmpty || batchIndex(currentThreadID()) == nil)
     // Taken by value: `claim` replaces the outbox, so this copy is the buffer's only owner and
     // the deliverer can keep it (emptied) as the next outbox.
     let effects = outbox
@@ -231,29 +222,6 @@ final class EngineLock: @unchecked Sendable {
     pthread_mutex_unlock(mutex)
     hook?()
     perform(consume effects, as: role, after: consume earlier)
-  }
-
-  /// Moves the outbox's listener effects to the batch at `index` (the calling thread's) for its
-  /// end, empties the outbox keeping its buffer and returns the plumbing effects. Called with
-  /// `mutex` held. No effect is freed here (each is moved), so no user code runs.
-  private func deferListenerEffects(to index: Int) -> [Effect] {
-    var now: [Effect] = []
-    // Taken out of `batches` for the loop (appending through it checked the container's and
-    // the array's uniqueness per effect), and put back after.
-    var deferred: [Effect] = []
-    swap(&deferred, &batches[index].effects)
-    // Each effect moved out of the outbox (copying it retained its payload, and emptying the
-    // outbox released it), a closure without a context left in its place for `removeAll`.
-    outbox.withUnsafeMutableBufferPointer { buffer in
-      for i in buffer.indices {
-        let effect = buffer.moveElement(from: i)
-        buffer.initializeElement(at: i, to: .plumbing({}))
-        if effect.isListener { deferred.append(effect) } else { now.append(effect) }
-      }
-    }
-    outbox.removeAll(keepingCapacity: true)
-    swap(&deferred, &batches[index].effects)
-    return now
   }
 
   /// Runs `body` under the lock and frees what it returns only once the lock is released: the
@@ -324,10 +292,7 @@ final class EngineLock: @unchecked Sendable {
   /// ``recordResult(_:for:)`` in a transaction that records its listener effects in its batch.
   @inline(never)
   private func recordResultInBatch(_ box: QueryObserverResultBox, for listeners: [ResultListener]) {
-    for listener in listeners {
-      if batchOutbox.count >= Self.batchBlockSize { retireBatchBlock() }
-      batchOutbox.append(.result(listener, box))
-    }
+    for listener in listeners { appendToBatch(.result(listener, box)) }
   }
 
   /// ``recordResult(_:for:)`` for one listener.
@@ -338,8 +303,7 @@ final class EngineLock: @unchecked Sendable {
   private func record(_ effect: Effect) {
     if isHeldByCurrentThread {
       if defersToBatch && effect.isListener {
-        if batchOutbox.count >= Self.batchBlockSize { retireBatchBlock() }
-        batchOutbox.append(effect)
+        appendToBatch(effect)
       } else {
         outbox.append(effect)
       }
@@ -409,28 +373,9 @@ final class EngineLock: @unchecked Sendable {
       break
     }
     var earlier = earlier
-    if !earlier.isEmpty {
-      for b in earlier.indices {
-        earlier[b].withUnsafeMutableBufferPointer { buffer in
-          for i in buffer.indices {
-            let effect = buffer.moveElement(from: i)
-            effect.run(self)
-            buffer.initializeElement(at: i, to: effect)
-          }
-        }
-      }
-    }
+    for b in earlier.indices { runInPlace(&earlier[b]) }
     var effects = effects
-    // Each moved out, run and moved back: run in place (`effects[i].run()`), its listener and
-    // result box were retained and released around the call (a `for in` copied each out too).
-    // They are freed together afterwards, as before.
-    effects.withUnsafeMutableBufferPointer { buffer in
-      for i in buffer.indices {
-        let effect = buffer.moveElement(from: i)
-        effect.run(self)
-        buffer.initializeElement(at: i, to: effect)
-      }
-    }
+    runInPlace(&effects)
     // Emptied here, without `fifoLock` (freeing an effect may run user code: a captured
     // object's `deinit`), and kept as the next outbox if it is not too large to keep; the
     // earlier blocks first, in order.
@@ -456,6 +401,20 @@ final class EngineLock: @unchecked Sendable {
       }
       guard let next else { return }
       next.run(self)
+    }
+  }
+
+  /// Runs `effects` in order, each moved out, run and moved back: run in place
+  /// (`effects[i].run()`), its listener and result box were retained and released around the
+  /// call (a `for in` copied each out too). They are freed together afterwards, by the caller.
+  @inline(__always)
+  private func runInPlace(_ effects: inout [Effect]) {
+    effects.withUnsafeMutableBufferPointer { buffer in
+      for i in buffer.indices {
+        let effect = buffer.moveElement(from: i)
+        effect.run(self)
+        buffer.initializeElement(at: i, to: effect)
+      }
     }
   }
 
@@ -499,6 +458,14 @@ final class EngineLock: @unchecked Sendable {
   /// How many effects a transaction records into one block of its batch (24 bytes each: a
   /// block is taken from the ordinary heap, not `mmap`).
   private static let batchBlockSize = 512
+
+  /// Records a listener effect of a transaction that records into its batch (`defersToBatch`),
+  /// starting a new block when the current one is full.
+  @inline(__always)
+  private func appendToBatch(_ effect: Effect) {
+    if batchOutbox.count >= Self.batchBlockSize { retireBatchBlock() }
+    batchOutbox.append(effect)
+  }
 
   /// Puts the full `batchOutbox` after its batch's blocks and starts an empty one with room for
   /// a block. Called with `mutex` held, in a transaction recording into its batch.

@@ -29,11 +29,9 @@ struct ListenerRegistry<Value> {
   /// Adds a listener and returns a handle for its unsubscribe function, which holds `owner`
   /// (the registry's owner) until the listener is removed.
   mutating func add(_ body: @escaping (Value) -> Void, owner: AnyObject, lock: EngineLock) -> ListenerHandle {
-    nextID += 1
-    let entry = Listener(id: nextID, body: body, isInline: false)
-    let handle = ListenerHandle(id: nextID, owner: owner, lock: lock)
-    entry.handle = handle
-    entries.append(entry)
+    let id = add(body)
+    let handle = ListenerHandle(id: id, owner: owner, lock: lock)
+    entries[entries.count - 1].handle = handle
     return handle
   }
 
