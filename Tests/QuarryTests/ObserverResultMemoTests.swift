@@ -27,7 +27,7 @@ import Testing
     #expect(calls.value == 0)
     // The kept result is what a recomputation gives.
     let fresh = client.engine.lock.sync { observer.createResult(query, observer.optionsBox.options) }
-    #expect(!observer.getCurrentResult().hasChangedProperties(from: fresh))
+    #expect(observer.getCurrentResult().changedProperties(from: fresh).isEmpty)
     unsubscribe()
   }
 

@@ -62,22 +62,6 @@ public struct QueryObserverResult: Sendable {
     return typed
   }
 
-  /// Whether ``changedProperties(from:)`` would name any property, without building the set.
-  func hasChangedProperties(from other: QueryObserverResult) -> Bool {
-    if status != other.status || fetchStatus != other.fetchStatus || !sameData(dataBox, other.dataBox)
-      || dataUpdatedAt != other.dataUpdatedAt || !sameError(errorBox, other.errorBox)
-      || errorUpdatedAt != other.errorUpdatedAt || failureCount != other.failureCount
-      || !sameError(failureReasonBox, other.failureReasonBox) || errorUpdateCount != other.errorUpdateCount
-      || isFetched != other.isFetched || isFetchedAfterMount != other.isFetchedAfterMount
-      || isPlaceholderData != other.isPlaceholderData || isStale != other.isStale || isEnabled != other.isEnabled
-      || isLoading != other.isLoading || isRefetching != other.isRefetching
-      || isLoadingError != other.isLoadingError || isRefetchError != other.isRefetchError
-    {
-      return true
-    }
-    return infinite != other.infinite && !InfiniteQueryFlags.changedProperties(infinite, other.infinite).isEmpty
-  }
-
   /// The names of the properties whose values differ from `other`'s (identity for data and errors).
   func changedProperties(from other: QueryObserverResult) -> Set<String> {
     var changed = Set<String>()
@@ -109,8 +93,9 @@ final class QueryObserverResultBox: Sendable {
   let result: QueryObserverResult
   init(_ result: consuming QueryObserverResult) { self.result = result }
 
-  /// `next.hasChangedProperties(from: result)`, reading this box's result member by member
-  /// where it lies: passing `result` as an argument copied it (retaining its three boxes) and
+  /// Whether `next.changedProperties(from: result)` would name any property, without building
+  /// the set, reading this box's result member by member where it lies: passing `result` as an
+  /// argument copied it (retaining its three boxes) and
   /// destroyed the copy, about 170 instructions per update. The derived flags (`isLoading`,
   /// `isRefetching`, `isLoadingError`, `isRefetchError`) are functions of `status`,
   /// `fetchStatus`, whether there is data and `infinite`, so they cannot differ when those are
