@@ -15,18 +15,6 @@ import Testing
     return observer.subscribe { result in log.append("\(result.data as? Int ?? -1)") }
   }
 
-  /// Stalls the first thread that commits effects right after it released the lock, until
-  /// `release` is signalled; `stalled` is signalled once it is there.
-  private func stallFirstCommit(of client: QueryClient, stalled: DispatchSemaphore, release: DispatchSemaphore) {
-    let first = Log()
-    client.engine.lock.setAfterCommit {
-      first.append("commit")
-      guard first.entries.count == 1 else { return }
-      stalled.signal()
-      release.wait()
-    }
-  }
-
   /// Thread A writes 1 and stalls between its commit and its delivery; the test's thread then
   /// writes 2. The listener must hear 1 before 2: the order the writes committed in.
   @Test func aWriteIsHeardBeforeALaterOneWhileItsThreadStallsAfterCommitting() {
@@ -70,5 +58,17 @@ import Testing
     client.engine.lock.setAfterCommit(nil)
     #expect(log.entries == ["1", "2"])
     unsubscribe()
+  }
+}
+
+/// Stalls the first thread that commits effects on `client` right after it released the lock,
+/// until `release` is signalled; `stalled` is signalled once it is there.
+func stallFirstCommit(of client: QueryClient, stalled: DispatchSemaphore, release: DispatchSemaphore) {
+  let first = Log()
+  client.engine.lock.setAfterCommit {
+    first.append("commit")
+    guard first.entries.count == 1 else { return }
+    stalled.signal()
+    release.wait()
   }
 }

@@ -24,14 +24,21 @@ import Testing
     return options
   }
 
-  @Test func anObserverListenersCapturesAreFreedAfterUnsubscribeUnlocks() {
+  /// A client with data for `["a"]`, an observer of it, and a subscription whose listener alone
+  /// holds a sentinel logging into `log`; returns the client and the unsubscribe function.
+  private func subscribeWithSentinel(_ log: Log) -> (QueryClient, @Sendable () -> Void) {
     let client = QueryClient(scheduler: VirtualScheduler())
     client.setQueryData(["a"], value: 1)
-    let log = Log()
     let observer = QueryObserver(client: client, options: options(["a"]))
     let unsubscribe = { [sentinel = sentinel(client, log)] in
       observer.subscribe { _ in withExtendedLifetime(sentinel) {} }
     }()
+    return (client, unsubscribe)
+  }
+
+  @Test func anObserverListenersCapturesAreFreedAfterUnsubscribeUnlocks() {
+    let log = Log()
+    let (_, unsubscribe) = subscribeWithSentinel(log)
     #expect(log.entries.isEmpty)
     unsubscribe()
     #expect(log.entries == ["freed"])
@@ -72,13 +79,8 @@ import Testing
   /// An unsubscription made inside a transaction (here, by a value callback: an updater) frees
   /// the listener when the outermost level unlocks, not under it.
   @Test func anUnsubscriptionInsideATransactionFreesTheListenerAfterItsOutermostLevel() {
-    let client = QueryClient(scheduler: VirtualScheduler())
-    client.setQueryData(["a"], value: 1)
     let log = Log()
-    let observer = QueryObserver(client: client, options: options(["a"]))
-    let unsubscribe = { [sentinel = sentinel(client, log)] in
-      observer.subscribe { _ in withExtendedLifetime(sentinel) {} }
-    }()
+    let (client, unsubscribe) = subscribeWithSentinel(log)
     _ = client.setQueryData(["b"]) { _ in
       unsubscribe()
       log.append("updater returns")
@@ -106,13 +108,7 @@ import Testing
     }()
     // Thread A commits a write to "b" and stalls, as the deliverer, before delivering it.
     let stalled = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-    let commits = Log()
-    client.engine.lock.setAfterCommit {
-      commits.append("commit")
-      guard commits.entries.count == 1 else { return }
-      stalled.signal()
-      release.wait()
-    }
+    stallFirstCommit(of: client, stalled: stalled, release: release)
     Thread {
       client.setQueryData(["b"], value: 1)
       done.signal()
