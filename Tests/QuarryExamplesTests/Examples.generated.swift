@@ -426,7 +426,7 @@ import QuarryScenarios
   options.staleTime = .value(.milliseconds(5_000))
 }
 
-// Sources/Quarry/Scheduling/ClockScheduler.swift:23
+// Sources/Quarry/Scheduling/ClockScheduler.swift:29
 @MainActor @Sendable func example45() async throws {
   let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
 }

@@ -2,17 +2,18 @@ import Foundation
 import Testing
 @testable import Quarry
 
-/// `ClockScheduler` on the real `ContinuousClock`. Every wait is bounded, so a lost timer fails
-/// the test instead of hanging it.
+/// `ClockScheduler` on the real clock, with each of its wakers: the Dispatch timer source it uses
+/// on `ContinuousClock`, and the sleeping task it uses on any other clock (`ForwardingClock`).
+/// Every wait is bounded, so a lost timer fails the test instead of hanging it.
 @Suite struct ClockSchedulerTests {
   // The timer race (issue 8) shows when the pool is idle: a timer set on its own, waited for,
   // then the next. Each wait is bounded, so a lost timer ends the loop early. The bounds allow
-  // for a full parallel run on a loaded two-core machine: the sleeper resumes on the cooperative
-  // pool, behind every other suite's queued work, and one such run (load 8.8) kept the first
-  // timer waiting over 30 s.
+  // for a full parallel run on a loaded two-core machine: the task waker resumes on the
+  // cooperative pool, behind every other suite's queued work, and one such run (load 8.8) kept
+  // the first timer waiting over 30 s.
 
-  @Test func zeroDelayTimersSetOneAtATimeAllFire() async {
-    let scheduler = ClockScheduler(clock: ContinuousClock())
+  @Test(arguments: Waker.allCases) func zeroDelayTimersSetOneAtATimeAllFire(waker: Waker) async {
+    let scheduler = waker.scheduler()
     let fired = Counter()
     let finished = Counter()
     Thread {
@@ -29,8 +30,8 @@ import Testing
     #expect(scheduler.pendingTimerCount == 0)
   }
 
-  @Test func zeroDelayIntervalsStartedOneAtATimeAllRepeat() async {
-    let scheduler = ClockScheduler(clock: ContinuousClock())
+  @Test(arguments: Waker.allCases) func zeroDelayIntervalsStartedOneAtATimeAllRepeat(waker: Waker) async {
+    let scheduler = waker.scheduler()
     let repeated = Counter()
     let finished = Counter()
     Thread {
@@ -54,8 +55,8 @@ import Testing
     #expect(scheduler.pendingTimerCount == 0)
   }
 
-  @Test func zeroDelayTimersSetFromManyThreadsAllFire() async {
-    let scheduler = ClockScheduler(clock: ContinuousClock())
+  @Test(arguments: Waker.allCases) func zeroDelayTimersSetFromManyThreadsAllFire(waker: Waker) async {
+    let scheduler = waker.scheduler()
     let fired = Counter()
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<500 { _ = scheduler.setTimeout(0) { fired.increment() } }
@@ -77,8 +78,8 @@ import Testing
     return options
   }
 
-  @Test func fetchesRetriedAfterAZeroDelayAllSettle() async {
-    let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
+  @Test(arguments: Waker.allCases) func fetchesRetriedAfterAZeroDelayAllSettle(waker: Waker) async {
+    let client = QueryClient(scheduler: waker.scheduler())
     let calls = Counter()
     let settled = LockedMap<Int, Int>()
     Task.detached {
@@ -93,8 +94,8 @@ import Testing
     #expect(calls.value == 1_000)
   }
 
-  @Test func concurrentFetchesRetriedAfterAZeroDelayAllSettle() async {
-    let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
+  @Test(arguments: Waker.allCases) func concurrentFetchesRetriedAfterAZeroDelayAllSettle(waker: Waker) async {
+    let client = QueryClient(scheduler: waker.scheduler())
     let settled = LockedMap<Int, Int>()
     for i in 0..<500 {
       let options = Self.retriedOnce(["retry", .number(Double(i))], i, calls: Counter())
@@ -105,8 +106,8 @@ import Testing
     #expect(settled.snapshot.allSatisfy { $0.key == $0.value })
   }
 
-  @Test func queriesWithZeroGcTimeAreAllCollected() async throws {
-    let client = QueryClient(scheduler: ClockScheduler(clock: ContinuousClock()))
+  @Test(arguments: Waker.allCases) func queriesWithZeroGcTimeAreAllCollected(waker: Waker) async throws {
+    let client = QueryClient(scheduler: waker.scheduler())
     for i in 0..<500 {
       var options = QueryOptions(queryKey: ["gc", .number(Double(i))])
       options.gcTime = 0
@@ -117,8 +118,8 @@ import Testing
     #expect(allCollected, "\(client.queryCache.getAll().count) of 500 queries with gcTime 0 were never collected")
   }
 
-  @Test func anEarlierTimerRearmsTheSleeper() async {
-    let scheduler = ClockScheduler(clock: ContinuousClock())
+  @Test(arguments: Waker.allCases) func anEarlierTimerRearmsTheWaker(waker: Waker) async {
+    let scheduler = waker.scheduler()
     let log = Log()
     let late = scheduler.setTimeout(600_000) { log.append("late") }
     _ = scheduler.setTimeout(1) { log.append("early") }
@@ -129,8 +130,8 @@ import Testing
     #expect(scheduler.pendingTimerCount == 0)
   }
 
-  @Test func timersFireInDeadlineThenCreationOrder() async {
-    let scheduler = ClockScheduler(clock: ContinuousClock())
+  @Test(arguments: Waker.allCases) func timersFireInDeadlineThenCreationOrder(waker: Waker) async {
+    let scheduler = waker.scheduler()
     let log = Log()
     _ = scheduler.setTimeout(30) { log.append("30") }
     _ = scheduler.setTimeout(10) { log.append("10") }
@@ -140,8 +141,8 @@ import Testing
     #expect(log.entries == ["10"] + (0..<100).map { "20.\($0)" } + ["30"])
   }
 
-  @Test func aTimerClearedAfterComingDueButBeforeItsCallbackNeverRuns() async {
-    let scheduler = ClockScheduler(clock: ContinuousClock())
+  @Test(arguments: Waker.allCases) func aTimerClearedAfterComingDueButBeforeItsCallbackNeverRuns(waker: Waker) async {
+    let scheduler = waker.scheduler()
     let log = Log()
     let gate = DispatchSemaphore(value: 0)
     scheduler.enqueue { gate.wait() }  // holds the serial queue
@@ -157,8 +158,8 @@ import Testing
     #expect(scheduler.pendingTimerCount == 0)
   }
 
-  @Test func anIntervalRepeatsUntilCleared() async throws {
-    let scheduler = ClockScheduler(clock: ContinuousClock())
+  @Test(arguments: Waker.allCases) func anIntervalRepeatsUntilCleared(waker: Waker) async throws {
+    let scheduler = waker.scheduler()
     let ticks = Counter()
     let id = scheduler.setInterval(2) { ticks.increment() }
     let repeated = await eventually(within: 60) { ticks.value >= 3 }
@@ -180,14 +181,107 @@ import Testing
     #expect(value == 7)
   }
 
-  @Test func aReleasedSchedulerFiresNothing() async throws {
+  @Test(arguments: Waker.allCases) func aReleasedSchedulerFiresNothing(waker: Waker) async throws {
     let fired = Counter()
     do {
-      let scheduler = ClockScheduler(clock: ContinuousClock())
+      let scheduler = waker.scheduler()
       _ = scheduler.setTimeout(10) { fired.increment() }
     }
     try await Task.sleep(for: .milliseconds(50))
     #expect(fired.value == 0)
+  }
+  @Test(arguments: Waker.allCases) func aTimerSetAfterAllWereClearedFires(waker: Waker) async {
+    let scheduler = waker.scheduler()
+    let log = Log()
+    let first = scheduler.setTimeout(600_000) { log.append("cleared") }
+    scheduler.clearTimeout(first)  // disarms the waker
+    _ = scheduler.setTimeout(1) { log.append("fired") }
+    let fired = await eventually(within: 60) { log.entries == ["fired"] }
+    #expect(fired, "\(log.entries)")
+    #expect(scheduler.pendingTimerCount == 0)
+  }
+
+  /// The Dispatch waker and the serial queue need no thread of Swift's cooperative pool: with
+  /// every pool thread blocked, a timer set on `ContinuousClock` still fires. (The task waker
+  /// cannot pass this: its sleep resumes on the pool.) The blocking and the wait run on a thread
+  /// of their own; the test's task waits off the pool's threads until they are released.
+  @Test func aTimerFiresWhileTheCooperativePoolIsBlocked() async {
+    let scheduler = ClockScheduler(clock: ContinuousClock())
+    let width = ProcessInfo.processInfo.activeProcessorCount
+    let started = Counter()
+    let release = DispatchSemaphore(value: 0)
+    let firedWhileBlocked = Counter()
+    let finished = Counter()
+    for _ in 0..<width {
+      Task.detached {
+        started.increment()
+        release.wait()  // holds a pool thread until the timer has had its chance
+      }
+    }
+    Thread {
+      let clock = ContinuousClock()
+      let startBy = clock.now.advanced(by: .seconds(120))
+      while started.value < width && clock.now < startBy { usleep(1_000) }
+      if started.value == width {
+        let fired = DispatchSemaphore(value: 0)
+        _ = scheduler.setTimeout(5) { fired.signal() }
+        if fired.wait(timeout: .now() + 10) == .success { firedWhileBlocked.increment() }
+      }
+      for _ in 0..<width { release.signal() }
+      finished.increment()
+    }.start()
+    let ended = await eventually(within: 240) { finished.value == 1 }
+    #expect(ended)
+    #expect(started.value == width, "\(started.value) of \(width) pool threads were blocked")
+    #expect(firedWhileBlocked.value == 1, "the timer did not fire while the pool was blocked")
+  }
+
+  @Test func aDispatchWaitIsNowWhenDueAndDistantFutureWhenPastRange() {
+    let before = DispatchTime.now()
+    #expect(ClockScheduler<ContinuousClock>.dispatchTime(after: .zero) >= before)
+    #expect(ClockScheduler<ContinuousClock>.dispatchTime(after: .milliseconds(-5)) <= DispatchTime.now())
+    #expect(ClockScheduler<ContinuousClock>.dispatchTime(after: .seconds(Int64.max)) == .distantFuture)
+    let inASecond = ClockScheduler<ContinuousClock>.dispatchTime(after: .seconds(1))
+    #expect(inASecond.uptimeNanoseconds >= before.uptimeNanoseconds + 1_000_000_000)
+    #expect(inASecond.uptimeNanoseconds < DispatchTime.now().uptimeNanoseconds + 2_000_000_000)
+    // A part of a nanosecond rounds up, so a wake is never before the deadline by rounding.
+    let justOver = ClockScheduler<ContinuousClock>.dispatchTime(after: .nanoseconds(1) / 2)
+    #expect(justOver.uptimeNanoseconds >= before.uptimeNanoseconds + 1)
+  }
+}
+
+/// The two wakers of ``ClockScheduler``, each on a clock that selects it.
+enum Waker: CaseIterable, Sendable, CustomTestStringConvertible {
+  /// The Dispatch timer source, on `ContinuousClock`.
+  case dispatchSource
+  /// The task sleeping on the clock, on any other clock.
+  case sleepingTask
+
+  var testDescription: String { self == .dispatchSource ? "Dispatch source" : "sleeping task" }
+
+  /// A scheduler with this waker.
+  func scheduler() -> any PendingTimerCounting {
+    switch self {
+    case .dispatchSource: ClockScheduler(clock: ContinuousClock())
+    case .sleepingTask: ClockScheduler(clock: ForwardingClock())
+    }
+  }
+}
+
+/// A scheduler whose registered timers can be counted (``ClockScheduler``, whichever its clock).
+protocol PendingTimerCounting: QueryScheduler {
+  var pendingTimerCount: Int { get }
+}
+
+extension ClockScheduler: PendingTimerCounting {}
+
+/// `ContinuousClock` under another type, so that ``ClockScheduler`` uses its task waker.
+struct ForwardingClock: Clock {
+  private let base = ContinuousClock()
+  var now: ContinuousClock.Instant { base.now }
+  var minimumResolution: Duration { base.minimumResolution }
+  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    try await base.sleep(until: deadline, tolerance: tolerance)
   }
 }
 

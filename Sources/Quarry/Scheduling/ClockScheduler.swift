@@ -4,10 +4,16 @@ import Foundation
 /// The production ``QueryScheduler``: timers on an injected `Clock`, jobs one at a time in order
 /// on a serial queue, query functions on the global concurrent executor.
 ///
-/// **Timers.** Pending timers wait in a heap ordered by (deadline, creation number), and one task
-/// per scheduler sleeps on the clock until the earliest deadline; a timer added with an earlier
-/// deadline re-arms it. A timer therefore costs a heap entry, not a task, and adding, clearing or
-/// firing one costs O(log n) however many exist. A timer is registered, under the scheduler's
+/// **Timers.** Pending timers wait in a heap ordered by (deadline, creation number), and one waker
+/// per scheduler waits until the earliest deadline; a timer added with an earlier deadline re-arms
+/// it. A timer therefore costs a heap entry, not a task, and adding, clearing or firing one costs
+/// O(log n) however many exist. On the system clocks (`ContinuousClock`, `SuspendingClock`) the
+/// waker is a Dispatch timer source, so timers come due on time however busy Swift's cooperative
+/// thread pool is (an app that floods the pool with tasks does not hold back its queries' retries
+/// and garbage collection). It counts time with `DispatchTime`, which stops while the system
+/// sleeps, and it checks the clock when it wakes: a timer due during a system sleep fires when the
+/// wait it had left has passed after the wake. On any other clock the waker is a task that sleeps
+/// on the clock, so a test clock controls it. A timer is registered, under the scheduler's
 /// lock, before anything can fire it, so even a 0 ms timer is never lost. Due callbacks run on
 /// the serial queue in (deadline, creation) order; a timer cleared before its callback starts
 /// never runs. An interval is rescheduled one interval after its deadline (or after now, if it
@@ -25,7 +31,8 @@ import Foundation
 /// ```
 public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable where C.Duration == Duration {
   // Safe: `timers`, `dispatched`, `nextID`, `sleeper`, `sleeperDeadline` and `generation` are
-  // guarded by `lock`; the other stored properties are immutable and thread-safe.
+  // guarded by `lock`; the other stored properties are immutable and thread-safe (a Dispatch
+  // source may be rescheduled from any thread; it is rescheduled only under `lock`).
   private struct Timer {
     var body: @Sendable () -> Void
     var interval: Duration?
@@ -40,10 +47,15 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
   /// One-shot timers that came due and whose callback is queued but has not started.
   private var dispatched: Set<UInt64> = []
   private var nextID: UInt64 = 0
-  /// The task sleeping until `sleeperDeadline`; only the one of the current `generation` fires.
+  /// The task sleeping until `sleeperDeadline` (other clocks); only the one of the current
+  /// `generation` fires.
   private var sleeper: Task<Void, Never>?
+  /// The deadline the waker is armed for; `nil` when nothing is pending.
   private var sleeperDeadline: C.Instant?
   private var generation: UInt64 = 0
+  /// The waker on the system clocks: one timer source, rescheduled for each earliest deadline
+  /// (`nil` on other clocks, which use `sleeper`).
+  private let wakeSource: DispatchSourceTimer?
 
   /// The longest delay that is scheduled, in milliseconds: 2^63 ns, about 292 years. Longer
   /// delays (and `.infinity`) never fire.
@@ -54,9 +66,20 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
   public init(clock: C, wallTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 * 1000 }) {
     self.clock = clock
     self.wallTime = wallTime
+    if C.self == ContinuousClock.self || C.self == SuspendingClock.self {
+      let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "quarry.scheduler.timers"))
+      wakeSource = source
+      source.setEventHandler { [weak self] in self?.wake() }
+      source.activate()  // unscheduled: it fires once `arm` schedules it
+    } else {
+      wakeSource = nil
+    }
   }
 
-  deinit { sleeper?.cancel() }
+  deinit {
+    sleeper?.cancel()
+    wakeSource?.cancel()
+  }
 
   /// Epoch milliseconds from `wallTime`.
   public func now() -> Double { wallTime() }
@@ -110,8 +133,14 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
     }
   }
 
-  /// Replaces the sleeper with one that sleeps until `deadline`. Called with `lock` held.
+  /// Arms the waker for `deadline`: reschedules the timer source, or replaces the sleeper with one
+  /// that sleeps until `deadline`. Called with `lock` held.
   private func arm(until deadline: C.Instant) {
+    if let wakeSource {
+      sleeperDeadline = deadline
+      wakeSource.schedule(deadline: Self.dispatchTime(after: clock.now.duration(to: deadline)))
+      return
+    }
     sleeper?.cancel()
     generation &+= 1
     let generation = self.generation
@@ -128,8 +157,14 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
     }
   }
 
-  /// Stops the sleeper (nothing is pending). Called with `lock` held.
+  /// Stops the waker (nothing is pending). Called with `lock` held.
   private func disarm() {
+    if let wakeSource {
+      guard sleeperDeadline != nil else { return }
+      sleeperDeadline = nil
+      wakeSource.schedule(deadline: .distantFuture)
+      return
+    }
     guard let sleeper else { return }
     sleeper.cancel()
     generation &+= 1
@@ -142,30 +177,58 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
   private func fireDueTimers(generation: UInt64) -> C.Instant? {
     lock.withLock {
       guard generation == self.generation else { return nil }
-      let now = clock.now
-      var fired: [(id: UInt64, timer: Timer)] = []
-      while let (id, deadline, timer) = timers.popFirst(dueBy: now) {
-        if let interval = timer.interval {
-          let next = deadline.advanced(by: interval)
-          timers.insert(id: id, due: next > now ? next : now.advanced(by: interval), timer)
-        } else {
-          dispatched.insert(id)
-        }
-        fired.append((id, timer))
-      }
-      // Queued under the lock so that batches reach the serial queue in firing order.
-      if !fired.isEmpty {
-        let batch = fired
-        queue.async { [weak self] in self?.run(batch) }
-      }
-      guard let next = timers.firstDue() else {
-        sleeper = nil
-        sleeperDeadline = nil
-        return nil
-      }
-      sleeperDeadline = next
-      return next
+      return fireDueTimersLocked()
     }
+  }
+
+  /// The timer source's handler: queues the due callbacks and re-arms the source for the next
+  /// deadline. A wake before the deadline (Dispatch's time and the clock's may differ slightly)
+  /// queues nothing and re-arms for the time left.
+  private func wake() {
+    lock.withLock {
+      guard let next = fireDueTimersLocked() else { return }
+      wakeSource?.schedule(deadline: Self.dispatchTime(after: clock.now.duration(to: next)))
+    }
+  }
+
+  /// `fireDueTimers`' work, with `lock` held.
+  private func fireDueTimersLocked() -> C.Instant? {
+    let now = clock.now
+    var fired: [(id: UInt64, timer: Timer)] = []
+    while let (id, deadline, timer) = timers.popFirst(dueBy: now) {
+      if let interval = timer.interval {
+        let next = deadline.advanced(by: interval)
+        timers.insert(id: id, due: next > now ? next : now.advanced(by: interval), timer)
+      } else {
+        dispatched.insert(id)
+      }
+      fired.append((id, timer))
+    }
+    // Queued under the lock so that batches reach the serial queue in firing order.
+    if !fired.isEmpty {
+      let batch = fired
+      queue.async { [weak self] in self?.run(batch) }
+    }
+    guard let next = timers.firstDue() else {
+      sleeper = nil
+      sleeperDeadline = nil
+      return nil
+    }
+    sleeperDeadline = next
+    return next
+  }
+
+  /// The Dispatch time `wait` from now: now for a wait of zero or less, `.distantFuture` for one
+  /// past what `DispatchTime` holds.
+  static func dispatchTime(after wait: Duration) -> DispatchTime {
+    guard wait > .zero else { return .now() }
+    let (seconds, attoseconds) = wait.components
+    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    // Rounded up: a wake before the deadline waits again rather than spinning.
+    let nanoseconds = whole.addingReportingOverflow(UInt64((attoseconds + 999_999_999) / 1_000_000_000))
+    guard !overflow, !nanoseconds.overflow else { return .distantFuture }
+    let (sum, late) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(nanoseconds.partialValue)
+    return late || sum >= DispatchTime.distantFuture.uptimeNanoseconds ? .distantFuture : DispatchTime(uptimeNanoseconds: sum)
   }
 
   /// Runs fired callbacks on the serial queue, skipping timers cleared since they fired.
