@@ -151,6 +151,6 @@ public final class MutationObserver: @unchecked Sendable {
 
 /// A mutation's result as `T`, or ``QuarryError/typeMismatch``.
 func typedResult<T>(_ value: any Sendable, as type: T.Type) throws -> T {
-  if let typed = value as? T { return typed }
+  if let typed = conditionalCast(value, to: T.self) { return typed }
   throw QuarryError.typeMismatch(key: "mutation data", expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
 }

@@ -38,7 +38,7 @@ public struct MutationState: Sendable {
   /// the data has another type.
   public func data<T>(as type: T.Type) throws -> T? {
     guard let value = data else { return nil }
-    guard let typed = value as? T else {
+    guard let typed = conditionalCast(value, to: T.self) else {
       throw QuarryError.typeMismatch(key: "mutation data", expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
     }
     return typed

@@ -47,7 +47,7 @@ extension DataBox {
   /// ``QuarryError/typeMismatch`` naming `key` (written only then) for another type.
   func typedValue<T>(as type: T.Type, key: @autoclosure () -> String) throws -> T {
     let value = self.value
-    guard let typed = value as? T ?? decodedFromJSON(value, as: T.self) else {
+    guard let typed = conditionalCast(value, to: T.self) ?? decodedFromJSON(value, as: T.self) else {
       throw QuarryError.typeMismatch(key: key(), expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
     }
     return typed

@@ -78,7 +78,7 @@ extension QueryClient {
 
 /// `value` as `T`, or ``QuarryError/typeMismatch(key:expected:actual:)``.
 func typed<T>(_ value: any Sendable, _ type: T.Type, _ key: QueryKey) throws -> T {
-  guard let typed = value as? T else {
+  guard let typed = conditionalCast(value, to: T.self) else {
     throw QuarryError.typeMismatch(key: key.queryHash, expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
   }
   return typed
