@@ -21,8 +21,17 @@ public class QueryObserver: @unchecked Sendable {
   /// previous ones (`setOptions`) is one retain of the box, where reading a stored `QueryOptions`
   /// of this (non-final) class copied all 392 bytes each time (13 copies per `setOptions`).
   final var optionsBox: QueryOptionsBox {
-    didSet { timersInert = Self.timersAreInert(optionsBox) }
+    didSet {
+      timersInert = Self.timersAreInert(optionsBox)
+      resultInputs = resultInputs(of: optionsBox.options)
+      resultInputsBox = optionsBox
+    }
   }
+  /// ``resultInputs(of:)`` of ``resultInputsBox``'s options, kept when the box changes:
+  /// `recordResultInputs` asks on every result update (about 35 instructions there).
+  final var resultInputs = ResultInputs.dependsOnMore
+  /// The options box ``resultInputs`` was computed from (`nil` before the first).
+  final var resultInputsBox: QueryOptionsBox?
   /// ``timersAreInert(_:)`` of ``optionsBox``, kept when the box changes (every result update
   /// asks, in `updateTimers`; answering from the options there cost more than it saved).
   final var timersInert = false
@@ -512,7 +521,7 @@ public class QueryObserver: @unchecked Sendable {
     }
     let query: Query = currentQuery
     let nextResult = createResult(query, box.options)
-    recordResultInputs(query, box.options)
+    recordResultInputs(query, box)
     currentResultDataBox = query.stateStorage.dataBox
     // Stored only when they change (storing the same reference retained and released it).
     if currentResultOptions !== box { currentResultOptions = box }
@@ -556,25 +565,53 @@ public class QueryObserver: @unchecked Sendable {
   /// not for an infinite observer (page functions), `select` or `placeholderData` (user code,
   /// previous results), a kept select error (its `errorUpdatedAt` is the time), `enabled` or
   /// `staleTime` functions (user code), nor when the staleness depends on the time (data
-  /// present, not invalidated, enabled, and a finite or default `staleTime`).
-  private func recordResultInputs(_ query: Query, _ options: QueryOptions) {
-    resultStateVersion = -1
-    guard type(of: self) == QueryObserver.self, options.select == nil, !options.hasPlaceholderData,
-      selectError == nil
-    else { return }
+  /// present, not invalidated, enabled, and a finite or default `staleTime`). What the options
+  /// decide is kept with the options box (``resultInputs``).
+  @inline(__always)
+  private func recordResultInputs(_ query: Query, _ box: QueryOptionsBox) {
+    let inputs = box === resultInputsBox ? resultInputs : resultInputs(of: box.options)
+    switch inputs {
+    case .timeIndependent where selectError == nil:
+      resultStateVersion = query.stateVersion
+    case .stateOnly(let staleTime) where selectError == nil && query.isStaleByTimeIndependentOfTime(staleTime):
+      resultStateVersion = query.stateVersion
+    default:
+      resultStateVersion = -1
+    }
+  }
+
+  /// What of `options` (and of this observer's type) the result depends on, beside the
+  /// query's state (``recordResultInputs(_:_:)``).
+  enum ResultInputs: Equatable {
+    /// Also user code, previous results or page functions: never reused.
+    case dependsOnMore
+    /// The state and the (fixed) `staleTime`, whose staleness may depend on the time
+    /// (`Query.isStaleByTimeIndependentOfTime` tells).
+    case stateOnly(staleTime: StaleTime?)
+    /// The state alone, whatever the time: a disabled observer, or a `static` or infinite
+    /// `staleTime` (`isStaleByTimeIndependentOfTime` is then true whatever the state).
+    case timeIndependent
+  }
+
+  /// ``ResultInputs`` of `options` for this observer.
+  func resultInputs(of options: borrowing QueryOptions) -> ResultInputs {
+    guard type(of: self) == QueryObserver.self, options.select == nil, !options.hasPlaceholderData else {
+      return .dependsOnMore
+    }
     var disabled = false
     switch options.enabled {
     case nil: break
     case .value(let enabled)?: disabled = !enabled
-    case .function?: return
+    case .function?: return .dependsOnMore
     }
     var staleTime: StaleTime?
     switch options.staleTime {
     case nil: break
     case .value(let value)?: staleTime = value
-    case .function?: return
+    case .function?: return .dependsOnMore
     }
-    if disabled || query.isStaleByTimeIndependentOfTime(staleTime) { resultStateVersion = query.stateVersion }
+    if disabled || staleTime == .static || staleTime == .milliseconds(.infinity) { return .timeIndependent }
+    return .stateOnly(staleTime: staleTime)
   }
 
   /// Builds (or finds) the query of the current options; `hint` is what defaulting them found.

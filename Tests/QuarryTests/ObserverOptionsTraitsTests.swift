@@ -1,11 +1,12 @@
 import Testing
 @testable import Quarry
 
-/// `QueryObserver.updateTimers` skips resolving the options when `timersInert` says they start no
-/// timer and call no function there: the flag follows every change of the options, and where it
-/// is set the observer ends with no timer, as the full path would leave it; where it is not, the
-/// timers are made as before.
-@Suite struct ObserverInertTimersTests {
+/// What an observer keeps with its options box: `timersInert` (`updateTimers` skips resolving
+/// the options when they start no timer and call no function there) and `resultInputs` (what
+/// `recordResultInputs` needs). Both follow every change of the options; where the timers are
+/// inert the observer ends with no timer, as the full path would leave it, and where they are not
+/// the timers are made as before; `resultInputs` agrees with the options it was made from.
+@Suite struct ObserverOptionsTraitsTests {
   private static let staleTimes: [StaleTimeOption?] = [
     nil, .value(.static), .value(.milliseconds(.infinity)), .value(.milliseconds(-1)),
     .value(.milliseconds(.nan)), .value(.milliseconds(1_000)), .value(.milliseconds(0)),
@@ -34,6 +35,22 @@ import Testing
           _ = client.setQueryData(["k"], value: 2)
           let inert = client.engine.lock.sync { observer.timersInert }
           #expect(inert == QueryObserver.timersAreInert(client.engine.lock.sync { observer.optionsBox }))
+          client.engine.lock.sync {
+            #expect(observer.resultInputsBox === observer.optionsBox)
+            // (Compared as text: a NaN staleTime is unequal to itself.)
+            #expect("\(observer.resultInputs)" == "\(observer.resultInputs(of: observer.optionsBox.options))")
+            // Without functions, the result depends on the state and these options alone; it
+            // does whatever the time exactly when disabled or the staleTime never ages.
+            var expectedInputs = QueryObserver.ResultInputs.dependsOnMore
+            if case .function? = staleTime {} else if case .function? = enabled {} else {
+              var fixed: StaleTime?
+              if case .value(let value)? = staleTime { fixed = value }
+              expectedInputs =
+                enabled == .value(false) || fixed == .static || fixed == .milliseconds(.infinity)
+                ? .timeIndependent : .stateOnly(staleTime: fixed)
+            }
+            #expect("\(observer.resultInputs)" == "\(expectedInputs)")
+          }
           var expected = true
           if case .function? = staleTime { expected = false }
           if case .value(.milliseconds(let ms))? = staleTime, ms.isFinite, ms >= 0 { expected = false }
