@@ -706,7 +706,9 @@ public class QueryObserver: @unchecked Sendable {
         listeners.recordCalls(with: result, via: lock)
       }
     }
-    queryCache.notify(.observerResultsUpdated(currentQuery))
+    // Without cache listeners nothing is recorded: asked of the cache's link, as the query's
+    // `dispatch` does (`QueryCache.notify` first reads which thread holds the lock).
+    if queryCache.link.hasListeners { queryCache.notify(.observerResultsUpdated(currentQuery)) }
   }
 }
 
