@@ -100,6 +100,7 @@ final class QueryObserverResultBox: Sendable {
   /// `isRefetching`, `isLoadingError`, `isRefetchError`) are functions of `status`,
   /// `fetchStatus`, whether there is data and `infinite`, so they cannot differ when those are
   /// equal; the cheap members come before the data's comparison.
+  @inline(__always)
   func hasChangedProperties(to next: borrowing QueryObserverResult) -> Bool {
     if result.status != next.status || result.fetchStatus != next.fetchStatus
       || result.dataUpdatedAt != next.dataUpdatedAt || result.errorUpdatedAt != next.errorUpdatedAt
