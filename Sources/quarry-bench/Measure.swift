@@ -16,7 +16,9 @@ struct Measurement {
   }
 }
 
-/// Times `body` (which performs `n` operations).
+/// Times `body` (which performs `n` operations). Not inlined: callgrind's `--toggle-collect` finds
+/// each workload's closure by its symbol (the README's counts), which inlining `measure` removed.
+@inline(never)
 func measure(_ name: String, n: Int, _ body: () -> Void) -> Measurement {
   let start = nowNanoseconds()
   body()

@@ -1,9 +1,9 @@
 import Testing
 @testable import Quarry
 
-/// `sameData` of two boxes of common primitives (`Int`, `String`, `Double`, `Bool`) asks
-/// `primitivesEqual` directly: it answers as `valuesEqual` does, for every pair of such values,
-/// equal or not, of one type or two.
+/// `sameData` of two boxes of common primitives (`Int`, `String`, `Double`, `Bool`) reads two
+/// `Int`s or `Double`s in place and asks `primitivesEqual` directly for the rest: it answers as
+/// `valuesEqual` does, for every pair of such values, equal or not, of one type or two.
 @Suite struct SameDataPrimitivesTests {
   @Test func commonPrimitivesCompareAsValuesEqualDoes() {
     let values: [any Sendable] = [
@@ -30,5 +30,21 @@ import Testing
     #expect(!sameData(DataBox(1), DataBox(Double(1))))
     #expect(!sameData(DataBox(1), DataBox(true)))
     #expect(equalPairs > values.count)
+  }
+
+  /// `Int`s and `Double`s are read where they lie in the box (`DataBox.storageOffset`): the
+  /// offset is the member's, and a value a box was given in place (`replaceInPlace`) is the one
+  /// compared.
+  @Test func valuesReadInPlaceAreTheBoxesValues() {
+    #expect(DataBox.storageOffset == DataBox.measuredStorageOffset())
+    let values: [any Sendable] = [0, 1, -1, Int.max, Int.min, 0.0, -0.0, 1.5, Double.nan, -Double.infinity]
+    for a in values {
+      for b in values {
+        #expect(sameData(DataBox(a), DataBox(b)) == valuesEqual(a, b), "\(a) vs \(b)")
+        let reused = DataBox.fresh(a is Int ? 7 : 7.5)
+        #expect(reused.replaceInPlace(with: a, sharing: nil) == (type(of: a) == type(of: reused.value)))
+        #expect(sameData(reused, DataBox(b)) == valuesEqual(reused.value, b), "in place: \(a) vs \(b)")
+      }
+    }
   }
 }

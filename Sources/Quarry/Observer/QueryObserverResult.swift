@@ -56,7 +56,7 @@ public struct QueryObserverResult: Sendable {
   /// Reads the data as `T`; throws ``QuarryError/typeMismatch`` for another type.
   public func data<T>(as type: T.Type) throws -> T? {
     guard let value = dataBox?.value else { return nil }
-    guard let typed = value as? T else {
+    guard let typed = conditionalCast(value, to: T.self) else {
       throw QuarryError.typeMismatch(key: "", expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
     }
     return typed
@@ -100,6 +100,7 @@ final class QueryObserverResultBox: Sendable {
   /// `isRefetching`, `isLoadingError`, `isRefetchError`) are functions of `status`,
   /// `fetchStatus`, whether there is data and `infinite`, so they cannot differ when those are
   /// equal; the cheap members come before the data's comparison.
+  @inline(__always)
   func hasChangedProperties(to next: borrowing QueryObserverResult) -> Bool {
     if result.status != next.status || result.fetchStatus != next.fetchStatus
       || result.dataUpdatedAt != next.dataUpdatedAt || result.errorUpdatedAt != next.errorUpdatedAt

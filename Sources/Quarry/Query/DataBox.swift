@@ -29,11 +29,15 @@ public final class DataBox: @unchecked Sendable {
   /// `[JSONValue]`, `[any Sendable]`: which may be deep): decided once, where the value's type is
   /// read anyway, so releasing other data asks no dynamic type again.
   private let mayBeDeep: Bool
-  /// Whether `storage` is an `Int`, `String`, `Double` or `Bool`: a primitive that `sameData`
-  /// compares by value, known from the type read here anyway (`isPrimitive` asks the runtime
-  /// for the dynamic type, twice per comparison of two boxes). `false` says nothing: other
-  /// primitives are still found by `isPrimitive`.
-  let isCommonPrimitive: Bool
+  /// Which of `Int`, `String`, `Double` and `Bool` `storage` is, if any (``CommonPrimitive``'s
+  /// codes; a plain byte: switching over an enum here made `sameData` retain and release both
+  /// boxes on every path): a primitive that `sameData` compares by value, known from the type
+  /// read here anyway (`isPrimitive` asks the runtime for the dynamic type, twice per
+  /// comparison of two boxes). `CommonPrimitive.none` says nothing: other primitives are still
+  /// found by `isPrimitive`. `replaceInPlace` stores only a value of the same type.
+  let commonPrimitive: UInt8
+  /// Whether `storage` is an `Int`, `String`, `Double` or `Bool` (``commonPrimitive``).
+  var isCommonPrimitive: Bool { commonPrimitive != CommonPrimitive.none }
   /// Whether the engine made this box for new data (``replaceData(_:_:structuralSharing:)``)
   /// and has handed it to no user code, so that only queries' states and results can hold it
   /// and ``replaceInPlace(with:sharing:)`` may reuse it once none but the writer's state does.
@@ -47,14 +51,66 @@ public final class DataBox: @unchecked Sendable {
     if type == DataBox.self || castMaySeeThrough(type), let box = value as? DataBox {
       storage = box.storage
       mayBeDeep = box.mayBeDeep
-      isCommonPrimitive = box.isCommonPrimitive
+      commonPrimitive = box.commonPrimitive
     } else {
       storage = value
       mayBeDeep =
         type == JSONValue.self || type == InfiniteData.self || type == [JSONValue].self
         || type == [any Sendable].self
-      isCommonPrimitive = type == Int.self || type == String.self || type == Double.self || type == Bool.self
+      commonPrimitive =
+        type == Int.self
+        ? CommonPrimitive.int
+        : type == String.self
+          ? CommonPrimitive.string
+          : type == Double.self ? CommonPrimitive.double : type == Bool.self ? CommonPrimitive.bool : CommonPrimitive.none
     }
+  }
+
+  /// The codes of ``commonPrimitive``.
+  enum CommonPrimitive {
+    static let none: UInt8 = 0
+    static let int: UInt8 = 1
+    static let string: UInt8 = 2
+    static let double: UInt8 = 3
+    static let bool: UInt8 = 4
+  }
+
+  /// `primitivesEqual(value, other.value) ?? false` for two boxes holding common primitives
+  /// (``isCommonPrimitive``): two `Int`s or two `Double`s are read where they lie (opening the
+  /// two existentials for the generic `primitivesEqual` cost about 40 instructions per
+  /// comparison). Two types are unequal (`nil` there); one type compares with its `==`.
+  @inline(__always)
+  func commonPrimitiveEquals(_ other: DataBox) -> Bool {
+    let kind = commonPrimitive
+    guard kind == other.commonPrimitive else { return false }
+    switch kind {
+    case CommonPrimitive.int: return storedValue(as: Int.self) == other.storedValue(as: Int.self)
+    case CommonPrimitive.double: return storedValue(as: Double.self) == other.storedValue(as: Double.self)
+    default: return primitivesEqual(value, other.value) ?? false
+    }
+  }
+
+  /// `storage` read as `T`, which must be the type it holds (`Int` or `Double`): such a value
+  /// lies inline at the start of the existential's buffer, loaded from there. The address is
+  /// the object's plus ``storageOffset``.
+  @inline(__always)
+  private func storedValue<T: BitwiseCopyable>(as _: T.Type) -> T {
+    assert(storedType(of: storage) == T.self)
+    return UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()).load(fromByteOffset: Self.storageOffset, as: T.self)
+  }
+
+  /// Where `storage` lies in a box, from the object's start: after the native object header
+  /// (the metadata pointer and the reference counts), as the first stored member.
+  /// `SameDataPrimitivesTests` checks it against ``measuredStorageOffset()``. A constant: a
+  /// computed `static let` added a `swift_once` call, after which `sameData` retained and
+  /// released both boxes.
+  static let storageOffset = 2 * MemoryLayout<UnsafeRawPointer>.size
+
+  /// The offset of `storage` from the object's start, measured on a box (tests).
+  static func measuredStorageOffset() -> Int {
+    let box = DataBox(0)
+    let start = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
+    return withUnsafePointer(to: &box.storage) { UnsafeRawPointer($0) - start }
   }
 
   deinit {
@@ -187,7 +243,7 @@ func sameData(_ a: DataBox?, _ b: DataBox?) -> Bool {
   if x === y { return true }
   // Two common primitives: `valuesEqual` would answer with `primitivesEqual` (`nil`, two
   // types, is unequal for these), asked here directly.
-  if x.isCommonPrimitive && y.isCommonPrimitive { return primitivesEqual(x.value, y.value) ?? false }
+  if x.isCommonPrimitive && y.isCommonPrimitive { return x.commonPrimitiveEquals(y) }
   return (x.isCommonPrimitive || isPrimitive(x.value)) && (y.isCommonPrimitive || isPrimitive(y.value))
     && valuesEqual(x.value, y.value)
 }
