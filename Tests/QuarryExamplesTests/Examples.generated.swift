@@ -231,12 +231,12 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:260
+// Sources/Quarry/Client/QueryClient.swift:290
 @MainActor @Sendable func example17() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:277
+// Sources/Quarry/Client/QueryClient.swift:328
 @MainActor @Sendable func example18() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One cached query: its key, options, state and observers (TanStack's `Query`).
 ///
 /// Queries are created by the ``QueryCache``; read them through ``QueryClient`` and
@@ -7,9 +9,31 @@ public final class Query: @unchecked Sendable {
   /// The key.
   public let queryKey: QueryKey
   /// The key's hash.
-  public let queryHash: String
+  ///
+  /// A query that a keyed write created for a new key (``QueryClient/setQueryData(_:value:updatedAt:)``)
+  /// writes it from its key on first read: its hash is its key's `hashKey`, and the cache finds
+  /// it by key until a lookup by hash needs it (`QueryCache`'s pending hashes).
+  public var queryHash: String {
+    if let givenHash { return givenHash }
+    if let written = writtenHash.load() { return written.hash }
+    // The key is immutable, so two threads reading at once write equal strings; the first
+    // stored is kept.
+    return writtenHash.storeIfNil(QueryHashBox(queryKey.queryHash)).hash
+  }
+  /// The hash the query was created with; `nil` for a query whose hash is written on first read.
+  private let givenHash: String?
+  /// The hash written on first read (`givenHash` is `nil`), once written. An atomic reference:
+  /// `queryHash` is public and read without the engine lock.
+  private let writtenHash = AtomicLazyReference<QueryHashBox>()
   /// Whether `queryHash` is `queryKey`'s own `hashKey` (the cache then also finds it by key).
   var keyHashed = false
+  /// Whether the query is cached under its key only, its hash not yet written into the cache's
+  /// hash table (`QueryCache`'s pending hashes). Guarded by the engine lock.
+  var hashPending = false
+  /// Whether another key could have this query's hash: the hash is not the key's `hashKey`, or
+  /// the key is not hashed faithfully (``QueryKey/isHashedFaithfully``). Set by the cache as it
+  /// adds the query (it counts such queries). Guarded by the engine lock.
+  var hashAmbiguous = false
   /// The query's index in its cache's insertion order while it is cached.
   var cachePosition: Int?
   let engine: Engine
@@ -94,7 +118,7 @@ public final class Query: @unchecked Sendable {
     self.engine = cache.engine
     self.link = cache.link
     self.queryKey = queryKey
-    self.queryHash = queryHash
+    self.givenHash = queryHash
     self.defaultOptionsBox = defaultOptions.map(QueryOptionsBox.init)
     // TanStack sets options before the query has a state, so no initial-data write happens here
     // (`applyOptions`, with the options built once in place).
@@ -110,12 +134,13 @@ public final class Query: @unchecked Sendable {
   }
 
   /// A query whose options are `shared` with its `queryKey` and `queryHash` (a box of defaulted
-  /// options without key and hash, already merged: the key has no `setQueryDefaults`).
-  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, state: QueryState?) {
+  /// options without key and hash, already merged: the key has no `setQueryDefaults`). A `nil`
+  /// `queryHash` is the key's `hashKey`, written on first read.
+  init(cache: QueryCache, queryKey: QueryKey, queryHash: String?, sharing shared: QueryOptionsBox, state: QueryState?) {
     self.engine = cache.engine
     self.link = cache.link
     self.queryKey = queryKey
-    self.queryHash = queryHash
+    self.givenHash = queryHash
     self.defaultOptionsBox = nil
     self.optionsBox = shared
     self.optionsKeyIsOwn = true
@@ -490,4 +515,10 @@ func resolveQueryBoolean(_ option: QueryBoolOption?, _ query: Query) -> Bool? {
   case .value(let v)?: return v
   case .function(let f)?: return f.call(query)
   }
+}
+
+/// A query hash written on first read (`Query.queryHash`), boxed for an atomic reference.
+final class QueryHashBox: Sendable {
+  let hash: String
+  init(_ hash: String) { self.hash = hash }
 }
