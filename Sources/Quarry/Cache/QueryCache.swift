@@ -43,7 +43,7 @@ public final class QueryCache: @unchecked Sendable {
   /// How many entries of `ordered` are not `nil` (each query keeps its index, `cachePosition`).
   @exclusivity(unchecked) private var liveCount = 0
   /// How many cached queries are in `byKey` but not yet in `byHash` (`Query.hashPending`): a
-  /// keyed write of a new key that no other key's hash can equal (``buildUnhashed(_:queryKey:sharing:keySlot:)``)
+  /// keyed write of a new key that no other key's hash can equal (``buildUnhashed(queryKey:sharing:keySlot:)``)
   /// adds its query without writing the hash. They are written into `byHash` together the
   /// first time a lookup by hash misses while any is pending, so a lookup by hash answers as if
   /// every hash had been written at once.
@@ -144,7 +144,7 @@ public final class QueryCache: @unchecked Sendable {
   /// ``build(_:queryKey:queryHash:sharing:keySlot:hashSlot:absent:)`` for a key that missed in
   /// `keySlot` with ``canSkipHash(of:)`` true and no query added or removed since: the new query's
   /// hash is not written, and it goes into the hash table only when a lookup by hash needs it.
-  func buildUnhashed(_ client: QueryClient, queryKey: QueryKey, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>) -> Query {
+  func buildUnhashed(queryKey: QueryKey, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>) -> Query {
     let query = Query(cache: self, queryKey: queryKey, queryHash: nil, sharing: shared, state: nil)
     query.keyHashed = true
     query.hashPending = true

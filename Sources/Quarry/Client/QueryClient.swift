@@ -245,7 +245,7 @@ public final class QueryClient: @unchecked Sendable {
       let shared = sharedWriteOptions ?? makeSharedWriteOptions()
       if target.unhashed, let keySlot = target.keySlot, target.revision == queryCache.revision {
         // Nothing is cached under the key or its hash, and the cache has not changed since.
-        query = queryCache.buildUnhashed(self, queryKey: queryKey, sharing: shared, keySlot: keySlot)
+        query = queryCache.buildUnhashed(queryKey: queryKey, sharing: shared, keySlot: keySlot)
       } else if let hash = target.knownHash, let hashSlot = target.hashSlot {
         // Its lookup missed, and if the cache has not changed since, the slot is still free.
         let absent = target.existing == nil && target.revision == queryCache.revision
@@ -313,7 +313,7 @@ public final class QueryClient: @unchecked Sendable {
       // `unhashed`): a new query, built without writing its hash.
       guard !isUndefinedData(value) else { return nil }
       let shared = sharedWriteOptions ?? makeSharedWriteOptions()
-      let query = queryCache.buildUnhashed(self, queryKey: queryKey, sharing: shared, keySlot: keySlot)
+      let query = queryCache.buildUnhashed(queryKey: queryKey, sharing: shared, keySlot: keySlot)
       return query.setData(value, updatedAt: updatedAt, manual: true).value
     }
     let target = missedWriteTarget(queryKey, keySlot: keySlot)

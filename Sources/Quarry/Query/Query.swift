@@ -114,7 +114,7 @@ public final class Query: @unchecked Sendable {
   /// Set once the query is infinite (TanStack's sticky `queryType`).
   var queryType: String?
 
-  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
+  init(cache: borrowing QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
     self.engine = cache.engine
     self.link = cache.link
     self.queryKey = queryKey
@@ -136,7 +136,7 @@ public final class Query: @unchecked Sendable {
   /// A query whose options are `shared` with its `queryKey` and `queryHash` (a box of defaulted
   /// options without key and hash, already merged: the key has no `setQueryDefaults`). A `nil`
   /// `queryHash` is the key's `hashKey`, written on first read.
-  init(cache: QueryCache, queryKey: QueryKey, queryHash: String?, sharing shared: QueryOptionsBox, state: QueryState?) {
+  init(cache: borrowing QueryCache, queryKey: QueryKey, queryHash: String?, sharing shared: QueryOptionsBox, state: QueryState?) {
     self.engine = cache.engine
     self.link = cache.link
     self.queryKey = queryKey
