@@ -294,28 +294,36 @@ public final class QueryClient: @unchecked Sendable {
   public func setQueryData(_ queryKey: QueryKey, value: any Sendable, updatedAt: Double? = nil) -> (any Sendable)? {
     engine.lock.sync {
       // The updater form with `{ _ in value }`, without reading the old data for it.
-      let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
-      if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
+      guard hashFollowsKey else { return writeMissed(value, queryKey, keySlot: nil, updatedAt: updatedAt) }
+      let keySlot = Prehashed(queryKey)
+      if let query = queryCache.lookup(keySlot: keySlot) {
         // The key's query: nothing can change the cache before the write.
         guard !isUndefinedData(value) else { return nil }
         return query.setData(value, updatedAt: updatedAt, manual: true).value
+      }
+      if noKeyDefaults, queryCache.canSkipHash(of: queryKey) {
+        return writeNew(value, queryKey, keySlot: keySlot, updatedAt: updatedAt)
       }
       return writeMissed(value, queryKey, keySlot: keySlot, updatedAt: updatedAt)
     }
   }
 
+  /// ``setQueryData(_:value:updatedAt:)`` of a key that missed in the key table when nothing can
+  /// be cached under its hash either (``missedWriteTarget(_:keySlot:)``'s `unhashed`): a new
+  /// query, built without writing its hash. Out of line, so that a write to an existing key
+  /// stays small.
+  @inline(never)
+  private func writeNew(_ value: any Sendable, _ queryKey: QueryKey, keySlot: Prehashed<QueryKey>, updatedAt: Double?) -> (any Sendable)? {
+    guard !isUndefinedData(value) else { return nil }
+    let shared = sharedWriteOptions ?? makeSharedWriteOptions()
+    let query = queryCache.buildUnhashed(queryKey: queryKey, sharing: shared, keySlot: keySlot)
+    return query.setData(value, updatedAt: updatedAt, manual: true).value
+  }
+
   /// ``setQueryData(_:value:updatedAt:)`` once the key table missed (`keySlot` given) or was not
-  /// asked (`nil`): out of line, so that a write to an existing key stays small.
+  /// asked (`nil`), when the key's hash must be looked up.
   @inline(never)
   private func writeMissed(_ value: any Sendable, _ queryKey: QueryKey, keySlot: Prehashed<QueryKey>?, updatedAt: Double?) -> (any Sendable)? {
-    if let keySlot, noKeyDefaults, queryCache.canSkipHash(of: queryKey) {
-      // Nothing is cached under the key or its hash (``missedWriteTarget(_:keySlot:)``'s
-      // `unhashed`): a new query, built without writing its hash.
-      guard !isUndefinedData(value) else { return nil }
-      let shared = sharedWriteOptions ?? makeSharedWriteOptions()
-      let query = queryCache.buildUnhashed(queryKey: queryKey, sharing: shared, keySlot: keySlot)
-      return query.setData(value, updatedAt: updatedAt, manual: true).value
-    }
     let target = missedWriteTarget(queryKey, keySlot: keySlot)
     guard !isUndefinedData(value) else { return nil }
     return write(value, to: target, queryKey, updatedAt: updatedAt)

@@ -31,7 +31,7 @@ struct TimerQueue<Due: Comparable, Payload> {
 
   /// Adds a timer. `id` must not be live; a timer re-inserted with its old id (a repeating
   /// interval) keeps its place among timers of equal due time.
-  mutating func insert(id: UInt64, due: Due, _ payload: Payload) {
+  mutating func insert(id: UInt64, due: Due, _ payload: consuming Payload) {
     live.insert(id, payload)
     heap.append(Node(due: due, id: id))
     siftUp(heap.count - 1)
@@ -179,7 +179,7 @@ struct TimerPayloads<Payload> {
   }
 
   /// Adds the payload of `id`, which must not be live.
-  mutating func insert(_ id: UInt64, _ payload: Payload) {
+  mutating func insert(_ id: UInt64, _ payload: consuming Payload) {
     if let i = index(id) {
       window[i] = payload
       windowCount += 1
