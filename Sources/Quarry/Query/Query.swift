@@ -15,16 +15,33 @@ public final class Query: @unchecked Sendable {
   /// it by key until a lookup by hash needs it (`QueryCache`'s pending hashes).
   public var queryHash: String {
     if let givenHash { return givenHash }
-    if let written = writtenHash.load() { return written.hash }
-    // The key is immutable, so two threads reading at once write equal strings; the first
-    // stored is kept.
-    return writtenHash.storeIfNil(QueryHashBox(queryKey.queryHash)).hash
+    return writtenHashBox().hash
   }
   /// The hash the query was created with; `nil` for a query whose hash is written on first read.
   private let givenHash: String?
-  /// The hash written on first read (`givenHash` is `nil`), once written. An atomic reference:
-  /// `queryHash` is public and read without the engine lock.
-  private let writtenHash = AtomicLazyReference<QueryHashBox>()
+  /// The hash written on first read (`givenHash` is `nil`): a retained `QueryHashBox`'s address,
+  /// 0 until written. An atomic word rather than `AtomicLazyReference`, whose `load` and
+  /// `storeIfNil` ran unspecialized in the Synchronization library and looked up generic
+  /// metadata (about 330 instructions each); `queryHash` is public and read without the lock.
+  private let writtenHash = Atomic<UInt>(0)
+
+  /// The box of the written hash, writing it first if needed. The key is immutable, so two
+  /// threads reading at once write equal strings; the first stored is kept.
+  private func writtenHashBox() -> QueryHashBox {
+    let stored = writtenHash.load(ordering: .acquiring)
+    if stored != 0 { return Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    let box = Unmanaged.passRetained(QueryHashBox(queryKey.queryHash))
+    let address = UInt(bitPattern: box.toOpaque())
+    let (exchanged, original) = writtenHash.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)
+    if exchanged { return box.takeUnretainedValue() }
+    box.release()
+    return Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()
+  }
+
+  deinit {
+    let stored = writtenHash.load(ordering: .relaxed)
+    if stored != 0 { Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+  }
   /// Whether `queryHash` is `queryKey`'s own `hashKey` (the cache then also finds it by key).
   var keyHashed = false
   /// Whether the query is cached under its key only, its hash not yet written into the cache's
