@@ -236,7 +236,7 @@ import QuarryScenarios
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:328
+// Sources/Quarry/Client/QueryClient.swift:336
 @MainActor @Sendable func example18() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
