@@ -29,7 +29,9 @@ public final class QueryCache: @unchecked Sendable {
   // `QueryKey` equality) runs no user code and touches no other member, so no two accesses can
   // overlap and the dynamic exclusivity check (about 80 instructions each, five per new query)
   // is left out. Writing a query's own members happens outside these accesses.
-  /// Keyed by exact code units: canonically equivalent hashes are different queries.
+  /// Keyed by exact code units: canonically equivalent hashes are different queries. Holds every
+  /// query but those whose hash is pending (see `pendingHashes`): read it through
+  /// ``indexed(_:)``, which writes those in first when a lookup misses.
   @exclusivity(unchecked) private var byHash: [Prehashed<CodeUnitString>: Query] = [:]
   /// The queries whose hash is their key's `hashKey`, by key: a keyed read finds its query
   /// without writing the hash. Equal keys (code units, `-0 == 0`) always have equal hashes, but
@@ -40,6 +42,18 @@ public final class QueryCache: @unchecked Sendable {
   @exclusivity(unchecked) private var ordered: [Query?] = []
   /// How many entries of `ordered` are not `nil` (each query keeps its index, `cachePosition`).
   @exclusivity(unchecked) private var liveCount = 0
+  /// How many cached queries are in `byKey` but not yet in `byHash` (`Query.hashPending`): a
+  /// keyed write of a new key that no other key's hash can equal (``buildUnhashed(queryKey:sharing:keySlot:)``)
+  /// adds its query without writing the hash. They are written into `byHash` together the
+  /// first time a lookup by hash misses while any is pending, so a lookup by hash answers as if
+  /// every hash had been written at once.
+  @exclusivity(unchecked) private var pendingHashes = 0
+  /// While `pendingHashes > 0`: no query before this index of `ordered` is pending.
+  @exclusivity(unchecked) private var pendingFrom = 0
+  /// How many cached queries have `Query.hashAmbiguous` (a hash another key could have): while
+  /// there is none, a faithfully hashed key that misses in `byKey` has no query under its hash
+  /// either (``canSkipHash(of:)``).
+  @exclusivity(unchecked) private var ambiguousCount = 0
   /// `@exclusivity(unchecked)`: adding and removing run no code of ours, and `notify` only
   /// records the calls (a cache listener is never called inline), so no access can start
   /// inside another; the dynamic check cost about 76 instructions on every `notify`, which
@@ -92,7 +106,7 @@ public final class QueryCache: @unchecked Sendable {
       queryHash = hashQueryKeyByOptions(queryKey, copy options)
     }
     let hashSlot = Prehashed(CodeUnitString(queryHash))
-    if let query = byHash[hashSlot] { return query }
+    if let query = indexed(hashSlot) { return query }
     let query = Query(
       cache: self, queryKey: queryKey, queryHash: queryHash,
       options: client.defaultQueryOptions(options, identity: true),
@@ -111,16 +125,39 @@ public final class QueryCache: @unchecked Sendable {
   /// again).
   func build(_ client: QueryClient, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>?, hashSlot known: Prehashed<CodeUnitString>? = nil, absent: Bool = false) -> Query {
     let hashSlot = known ?? Prehashed(CodeUnitString(queryHash))
-    if !absent, let query = byHash[hashSlot] { return query }
+    if !absent, let query = indexed(hashSlot) { return query }
     let query = Query(cache: self, queryKey: queryKey, queryHash: queryHash, sharing: shared, state: nil)
     query.keyHashed = true
     insert(query, hashSlot: hashSlot, keySlot: keySlot)
     return query
   }
 
+  /// Whether a query for `queryKey`, hashed by `hashKey`, that `byKey` does not hold is certainly
+  /// not cached under its hash either: the key is hashed faithfully
+  /// (``QueryKey/isHashedFaithfully``) and no cached query's hash is ambiguous, so any query
+  /// with that hash would have an equal key. Then the key's hash need not be written to find
+  /// out. The caller holds the engine lock.
+  func canSkipHash(of queryKey: QueryKey) -> Bool {
+    ambiguousCount == 0 && queryKey.isHashedFaithfully
+  }
+
+  /// ``build(_:queryKey:queryHash:sharing:keySlot:hashSlot:absent:)`` for a key that missed in
+  /// `keySlot` with ``canSkipHash(of:)`` true and no query added or removed since: the new query's
+  /// hash is not written, and it goes into the hash table only when a lookup by hash needs it.
+  func buildUnhashed(queryKey: QueryKey, sharing shared: QueryOptionsBox, keySlot: Prehashed<QueryKey>) -> Query {
+    let query = Query(cache: self, queryKey: queryKey, queryHash: nil, sharing: shared, state: nil)
+    query.keyHashed = true
+    query.hashPending = true
+    byKey[keySlot] = query
+    if pendingHashes == 0 { pendingFrom = ordered.count }
+    pendingHashes += 1
+    append(query)
+    return query
+  }
+
   func add(_ query: Query) {
     let slot = Prehashed(CodeUnitString(query.queryHash))
-    if byHash[slot] == nil { insert(query, hashSlot: slot, keySlot: nil) }
+    if indexed(slot) == nil { insert(query, hashSlot: slot, keySlot: nil) }
   }
 
   /// Adds `query` under a free `hashSlot` (its hash) and, if it is found by key, `keySlot` (its
@@ -128,6 +165,16 @@ public final class QueryCache: @unchecked Sendable {
   private func insert(_ query: Query, hashSlot: Prehashed<CodeUnitString>, keySlot: Prehashed<QueryKey>?) {
     byHash[hashSlot] = query
     if query.keyHashed { byKey[keySlot ?? Prehashed(query.queryKey)] = query }
+    if !query.keyHashed || !query.queryKey.isHashedFaithfully {
+      query.hashAmbiguous = true
+      ambiguousCount += 1
+    }
+    append(query)
+  }
+
+  /// Appends `query`, already in the tables, to the insertion order and tells the listeners.
+  @inline(__always)
+  private func append(_ query: Query) {
     revision &+= 1
     query.cachePosition = ordered.count
     liveCount += 1
@@ -135,16 +182,65 @@ public final class QueryCache: @unchecked Sendable {
     notify(.added(query))
   }
 
+  /// The query under `slot` in the hash table; on a miss while hashes are pending, the pending
+  /// ones are written in first (a hit needs none: hashes in the cache are distinct).
+  @inline(__always)
+  private func indexed(_ slot: Prehashed<CodeUnitString>) -> Query? {
+    if let query = byHash[slot] { return query }
+    guard pendingHashes != 0 else { return nil }
+    indexPendingHashes()
+    return byHash[slot]
+  }
+
+  /// Writes every pending hash and puts its query into the hash table.
+  private func indexPendingHashes() {
+    var i = pendingFrom
+    while pendingHashes != 0 && i < ordered.count {
+      if let query = ordered[i], query.hashPending {
+        query.hashPending = false
+        pendingHashes -= 1
+        // Unique: the query's key missed in `byKey` with no ambiguous hash cached, and every
+        // query added since was looked up by hash (here) or by an unequal faithful key.
+        byHash[Prehashed(CodeUnitString(query.queryHash))] = query
+      }
+      i += 1
+    }
+    assert(pendingHashes == 0, "a pending hash was not in the insertion order")
+    pendingHashes = 0
+  }
+
   /// Removes `query`, cancelling its fetch. A query of another client's cache is left alone.
   public func remove(_ query: Query) {
     guard query.engine === engine else { return }
     engine.lock.sync {
+      if query.hashPending {
+        // Cached under its key alone (a pending query is in the cache until removed here).
+        query.destroy()
+        query.hashPending = false
+        pendingHashes -= 1
+        byKey[Prehashed(query.queryKey)] = nil
+        removeFromOrder(query)
+        notify(.removed(query))
+        return
+      }
       let slot = Prehashed(CodeUnitString(query.queryHash))
-      guard let inMap = byHash[slot] else { return }
+      guard let inMap = indexed(slot) else { return }
       query.destroy()
       if inMap === query {
         byHash[slot] = nil
         if query.keyHashed, byKey[Prehashed(query.queryKey)] === query { byKey[Prehashed(query.queryKey)] = nil }
+        if query.hashAmbiguous {
+          query.hashAmbiguous = false
+          ambiguousCount -= 1
+        }
+        removeFromOrder(query)
+      }
+      notify(.removed(query))
+    }
+  }
+
+  /// Takes a removed query out of the insertion order.
+  private func removeFromOrder(_ query: Query) {
         revision &+= 1
         if let i = query.cachePosition {
           query.cachePosition = nil
@@ -152,15 +248,17 @@ public final class QueryCache: @unchecked Sendable {
           liveCount -= 1
           compactIfSparse()
         }
-      }
-      notify(.removed(query))
-    }
   }
 
   private func compactIfSparse() {
     guard ordered.count > 32, liveCount * 2 < ordered.count else { return }
     ordered = ordered.filter { $0 != nil }
-    for (i, query) in ordered.enumerated() { query!.cachePosition = i }
+    var firstPending: Int?
+    for (i, query) in ordered.enumerated() {
+      query!.cachePosition = i
+      if firstPending == nil, query!.hashPending { firstPending = i }
+    }
+    pendingFrom = firstPending ?? 0
   }
 
   /// Removes every query.
@@ -178,6 +276,8 @@ public final class QueryCache: @unchecked Sendable {
           gcTimers.append(id)
           query.gcTimeout = nil
         }
+        query.hashPending = false
+        query.hashAmbiguous = false
         query.destroy()
         notify(.removed(query))
       }
@@ -187,6 +287,8 @@ public final class QueryCache: @unchecked Sendable {
       ordered.removeAll()
       for case let query? in all { query.cachePosition = nil }
       liveCount = 0
+      pendingHashes = 0
+      ambiguousCount = 0
       revision &+= 1
     }
   }
@@ -195,10 +297,10 @@ public final class QueryCache: @unchecked Sendable {
   public func get(_ queryHash: String) -> Query? { engine.lock.sync { lookup(queryHash) } }
 
   /// The query with this hash; the caller holds the engine lock.
-  func lookup(_ queryHash: String) -> Query? { byHash[Prehashed(CodeUnitString(queryHash))] }
+  func lookup(_ queryHash: String) -> Query? { indexed(Prehashed(CodeUnitString(queryHash))) }
 
   /// ``lookup(_:)`` with the hash already hashed for the table.
-  func lookup(hashSlot: Prehashed<CodeUnitString>) -> Query? { byHash[hashSlot] }
+  func lookup(hashSlot: Prehashed<CodeUnitString>) -> Query? { indexed(hashSlot) }
 
   /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
   /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.

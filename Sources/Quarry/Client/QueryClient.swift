@@ -125,14 +125,20 @@ public final class QueryClient: @unchecked Sendable {
   }
 
   /// The cached query for `queryKey`: found by the key itself when hashes follow keys,
-  /// otherwise (or when that misses) by its hash. The caller holds the engine lock.
-  private func existingQuery(_ queryKey: QueryKey) -> Query? { findQuery(queryKey).query }
+  /// otherwise (or when that misses and another key could have its hash) by its hash. The
+  /// caller holds the engine lock.
+  @inline(__always)
+  private func existingQuery(_ queryKey: QueryKey) -> Query? {
+    if hashFollowsKey, let query = queryCache.lookup(key: queryKey) { return query }
+    return existingQueryByHash(queryKey)
+  }
 
-  /// ``existingQuery(_:)`` and the hash it had to write to find it (`nil` when the key sufficed).
-  private func findQuery(_ queryKey: QueryKey) -> (query: Query?, hash: String?) {
-    if hashFollowsKey, let query = queryCache.lookup(key: queryKey) { return (query, nil) }
-    let hash = queryHash(queryKey)
-    return (queryCache.lookup(hash), hash)
+  /// ``existingQuery(_:)`` after the key table missed (or was not asked).
+  @inline(never)
+  private func existingQueryByHash(_ queryKey: QueryKey) -> Query? {
+    // No other key can have this key's hash: the miss is the answer.
+    if hashFollowsKey, queryCache.canSkipHash(of: queryKey) { return nil }
+    return queryCache.lookup(queryHash(queryKey))
   }
 
   /// The hash the key's defaults give it (TanStack's `defaultQueryOptions({queryKey}).queryHash`);
@@ -207,15 +213,26 @@ public final class QueryClient: @unchecked Sendable {
     /// hash table (hashed once, for the lookup and a new query's insertion).
     let knownHash: String?
     let hashSlot: Prehashed<CodeUnitString>?
+    /// Whether the key missed in the key table and no other key can have its hash
+    /// (`QueryCache.canSkipHash(of:)`): no query has it, and a new one need not write it.
+    var unhashed = false
   }
 
   /// Looks up `queryKey`'s query for a write; the caller holds the engine lock.
   @inline(__always)
   private func writeTarget(_ queryKey: QueryKey) -> WriteTarget {
-    let revision = queryCache.revision
     let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
     if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
-      return WriteTarget(revision: revision, keySlot: keySlot, existing: query, knownHash: nil, hashSlot: nil)
+      return WriteTarget(revision: queryCache.revision, keySlot: keySlot, existing: query, knownHash: nil, hashSlot: nil)
+    }
+    return missedWriteTarget(queryKey, keySlot: keySlot)
+  }
+
+  /// ``writeTarget(_:)`` once the key table missed (`keySlot` given) or was not asked (`nil`).
+  private func missedWriteTarget(_ queryKey: QueryKey, keySlot: Prehashed<QueryKey>?) -> WriteTarget {
+    let revision = queryCache.revision
+    if let keySlot, queryCache.canSkipHash(of: queryKey) {
+      return WriteTarget(revision: revision, keySlot: keySlot, existing: nil, knownHash: nil, hashSlot: nil, unhashed: true)
     }
     let hash = hashFollowsKey ? queryKey.queryHash : queryHash(queryKey)
     let hashSlot = Prehashed(CodeUnitString(hash))
@@ -230,10 +247,23 @@ public final class QueryClient: @unchecked Sendable {
     let query: Query
     if let existing = target.existing, target.revision == queryCache.revision {
       query = existing
-    } else if hashFollowsKey, noKeyDefaults {
+    } else {
+      query = writtenQuery(target, queryKey)
+    }
+    return query.setData(data, updatedAt: updatedAt, manual: true).value
+  }
+
+  /// The query a write to `target` builds (or, if the cache changed since the lookup, finds).
+  @inline(__always)
+  private func writtenQuery(_ target: borrowing WriteTarget, _ queryKey: QueryKey) -> Query {
+    let query: Query
+    if hashFollowsKey, noKeyDefaults {
       // The options `defaultQueryOptions` builds for a bare key differ by key and hash only.
       let shared = sharedWriteOptions ?? makeSharedWriteOptions()
-      if let hash = target.knownHash, let hashSlot = target.hashSlot {
+      if target.unhashed, let keySlot = target.keySlot, target.revision == queryCache.revision {
+        // Nothing is cached under the key or its hash, and the cache has not changed since.
+        query = queryCache.buildUnhashed(queryKey: queryKey, sharing: shared, keySlot: keySlot)
+      } else if let hash = target.knownHash, let hashSlot = target.hashSlot {
         // Its lookup missed, and if the cache has not changed since, the slot is still free.
         let absent = target.existing == nil && target.revision == queryCache.revision
         query = queryCache.build(self, queryKey: queryKey, queryHash: hash, sharing: shared, keySlot: target.keySlot, hashSlot: hashSlot, absent: absent)
@@ -249,7 +279,7 @@ public final class QueryClient: @unchecked Sendable {
       }
       query = queryCache.build(self, defaultQueryOptions(options, identity: false), keySlot: target.keySlot)
     }
-    return query.setData(data, updatedAt: updatedAt, manual: true).value
+    return query
   }
 
   /// `isUndefined(unboxed(data))`: TanStack's `data === undefined`. A value stored as a plain
@@ -281,10 +311,39 @@ public final class QueryClient: @unchecked Sendable {
   public func setQueryData(_ queryKey: QueryKey, value: any Sendable, updatedAt: Double? = nil) -> (any Sendable)? {
     engine.lock.sync {
       // The updater form with `{ _ in value }`, without reading the old data for it.
-      let target = writeTarget(queryKey)
-      guard !isUndefinedData(value) else { return nil }
-      return write(value, to: target, queryKey, updatedAt: updatedAt)
+      guard hashFollowsKey else { return writeMissed(value, queryKey, keySlot: nil, updatedAt: updatedAt) }
+      let keySlot = Prehashed(queryKey)
+      if let query = queryCache.lookup(keySlot: keySlot) {
+        // The key's query: nothing can change the cache before the write.
+        guard !isUndefinedData(value) else { return nil }
+        return query.setData(value, updatedAt: updatedAt, manual: true).value
+      }
+      if noKeyDefaults, queryCache.canSkipHash(of: queryKey) {
+        return writeNew(value, queryKey, keySlot: keySlot, updatedAt: updatedAt)
+      }
+      return writeMissed(value, queryKey, keySlot: keySlot, updatedAt: updatedAt)
     }
+  }
+
+  /// ``setQueryData(_:value:updatedAt:)`` of a key that missed in the key table when nothing can
+  /// be cached under its hash either (``missedWriteTarget(_:keySlot:)``'s `unhashed`): a new
+  /// query, built without writing its hash. Out of line, so that a write to an existing key
+  /// stays small.
+  @inline(never)
+  private func writeNew(_ value: any Sendable, _ queryKey: QueryKey, keySlot: Prehashed<QueryKey>, updatedAt: Double?) -> (any Sendable)? {
+    guard !isUndefinedData(value) else { return nil }
+    let shared = sharedWriteOptions ?? makeSharedWriteOptions()
+    let query = queryCache.buildUnhashed(queryKey: queryKey, sharing: shared, keySlot: keySlot)
+    return query.setData(value, updatedAt: updatedAt, manual: true).value
+  }
+
+  /// ``setQueryData(_:value:updatedAt:)`` once the key table missed (`keySlot` given) or was not
+  /// asked (`nil`), when the key's hash must be looked up.
+  @inline(never)
+  private func writeMissed(_ value: any Sendable, _ queryKey: QueryKey, keySlot: Prehashed<QueryKey>?, updatedAt: Double?) -> (any Sendable)? {
+    let target = missedWriteTarget(queryKey, keySlot: keySlot)
+    guard !isUndefinedData(value) else { return nil }
+    return write(value, to: target, queryKey, updatedAt: updatedAt)
   }
 
   /// Writes data computed from the old data read as `T`; an updater returning `nil` changes

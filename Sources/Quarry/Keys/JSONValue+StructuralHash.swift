@@ -100,28 +100,43 @@ extension JSONValue {
   /// The value's structural hash (see ``StructuralHasher``): equal values hash equally.
   var structuralHash: Int {
     var hasher = StructuralHasher()
-    combine(into: &hasher, depth: 0)
+    var faithful = true
+    combine(into: &hasher, depth: 0, faithful: &faithful)
     return hasher.value
   }
 
   /// The structural hash of a key's parts (the key's own array counts as no level, as
-  /// `hasher.combine(parts)` hashed them before).
+  /// `hasher.combine(parts)` hashed them before). Its lowest bit is
+  /// ``unfaithfulHashBit``: set unless JSON text is known to write every part without loss
+  /// (``QueryKey/isHashedFaithfully``), which the same walk finds out.
   static func structuralHash(of parts: [JSONValue]) -> Int {
     var hasher = StructuralHasher()
+    var faithful = true
     hasher.combine(tag: 5, count: parts.count)
-    for part in parts { part.combine(into: &hasher, depth: 0) }
-    return hasher.value
+    for part in parts { part.combine(into: &hasher, depth: 0, faithful: &faithful) }
+    return hasher.value & ~unfaithfulHashBit | (faithful ? 0 : unfaithfulHashBit)
   }
+
+  /// The bit of a key's structural hash that says its `hashKey` may lose something of it. Equal
+  /// keys agree on it (it depends on their parts alone), so equal keys still hash equally.
+  static let unfaithfulHashBit = 1
 
   /// Folds the value into `hasher`, looking `hashedDepth` levels of arrays and objects deep;
   /// deeper ones are folded by their size only (equal values still hash equally, and equality
   /// decides).
-  private func combine(into hasher: inout StructuralHasher, depth: Int) {
+  ///
+  /// `faithful` is cleared on an `undefined` (JSON text writes it `null` or leaves it out), a
+  /// number that is not finite (written `null`), or an array or object with members below the
+  /// depth looked at (not known).
+  private func combine(into hasher: inout StructuralHasher, depth: Int, faithful: inout Bool) {
     switch self {
     case .null: hasher.combine(tag: 0, count: 0)
-    case .undefined: hasher.combine(tag: 1, count: 0)
+    case .undefined:
+      hasher.combine(tag: 1, count: 0)
+      faithful = false
     case .bool(let b): hasher.combine(tag: 2, count: b ? 1 : 0)
     case .number(let n):
+      if !n.isFinite { faithful = false }
       hasher.combine(tag: 3, count: 0)
       // `-0 == 0`: both fold as `0`.
       hasher.combine(n == 0 ? 0 : n.bitPattern)
@@ -129,17 +144,23 @@ extension JSONValue {
       hasher.combine(codeUnitsOf: s)
     case .array(let items):
       hasher.combine(tag: 5, count: items.count)
-      guard depth < JSONValue.hashedDepth else { return }
-      for item in items { item.combine(into: &hasher, depth: depth + 1) }
+      guard depth < JSONValue.hashedDepth else {
+        if !items.isEmpty { faithful = false }
+        return
+      }
+      for item in items { item.combine(into: &hasher, depth: depth + 1, faithful: &faithful) }
     case .object(let members):
       hasher.combine(tag: 6, count: members.count)
-      guard depth < JSONValue.hashedDepth else { return }
+      guard depth < JSONValue.hashedDepth else {
+        if !members.isEmpty { faithful = false }
+        return
+      }
       // Member order must not matter: each member is hashed on its own and the hashes summed.
       var sum: UInt64 = 0
       for (name, value) in members {
         var member = hasher.fresh()
         member.combine(codeUnitsOf: name)
-        value.combine(into: &member, depth: depth + 1)
+        value.combine(into: &member, depth: depth + 1, faithful: &faithful)
         sum &+= member.state
       }
       hasher.combine(sum)

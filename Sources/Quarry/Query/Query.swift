@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One cached query: its key, options, state and observers (TanStack's `Query`).
 ///
 /// Queries are created by the ``QueryCache``; read them through ``QueryClient`` and
@@ -7,9 +9,48 @@ public final class Query: @unchecked Sendable {
   /// The key.
   public let queryKey: QueryKey
   /// The key's hash.
-  public let queryHash: String
+  ///
+  /// A query that a keyed write created for a new key (``QueryClient/setQueryData(_:value:updatedAt:)``)
+  /// writes it from its key on first read: its hash is its key's `hashKey`, and the cache finds
+  /// it by key until a lookup by hash needs it (`QueryCache`'s pending hashes).
+  public var queryHash: String {
+    if let givenHash { return givenHash }
+    return writtenHashBox().hash
+  }
+  /// The hash the query was created with; `nil` for a query whose hash is written on first read.
+  private let givenHash: String?
+  /// The hash written on first read (`givenHash` is `nil`): a retained `QueryHashBox`'s address,
+  /// 0 until written. An atomic word rather than `AtomicLazyReference`, whose `load` and
+  /// `storeIfNil` ran unspecialized in the Synchronization library and looked up generic
+  /// metadata (about 330 instructions each); `queryHash` is public and read without the lock.
+  private let writtenHash = Atomic<UInt>(0)
+
+  /// The box of the written hash, writing it first if needed. The key is immutable, so two
+  /// threads reading at once write equal strings; the first stored is kept.
+  private func writtenHashBox() -> QueryHashBox {
+    let stored = writtenHash.load(ordering: .acquiring)
+    if stored != 0 { return Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    let box = Unmanaged.passRetained(QueryHashBox(queryKey.queryHash))
+    let address = UInt(bitPattern: box.toOpaque())
+    let (exchanged, original) = writtenHash.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)
+    if exchanged { return box.takeUnretainedValue() }
+    box.release()
+    return Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()
+  }
+
+  deinit {
+    let stored = writtenHash.load(ordering: .relaxed)
+    if stored != 0 { Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+  }
   /// Whether `queryHash` is `queryKey`'s own `hashKey` (the cache then also finds it by key).
   var keyHashed = false
+  /// Whether the query is cached under its key only, its hash not yet written into the cache's
+  /// hash table (`QueryCache`'s pending hashes). Guarded by the engine lock.
+  var hashPending = false
+  /// Whether another key could have this query's hash: the hash is not the key's `hashKey`, or
+  /// the key is not hashed faithfully (``QueryKey/isHashedFaithfully``). Set by the cache as it
+  /// adds the query (it counts such queries). Guarded by the engine lock.
+  var hashAmbiguous = false
   /// The query's index in its cache's insertion order while it is cached.
   var cachePosition: Int?
   let engine: Engine
@@ -90,11 +131,11 @@ public final class Query: @unchecked Sendable {
   /// Set once the query is infinite (TanStack's sticky `queryType`).
   var queryType: String?
 
-  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
+  init(cache: borrowing QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
     self.engine = cache.engine
     self.link = cache.link
     self.queryKey = queryKey
-    self.queryHash = queryHash
+    self.givenHash = queryHash
     self.defaultOptionsBox = defaultOptions.map(QueryOptionsBox.init)
     // TanStack sets options before the query has a state, so no initial-data write happens here
     // (`applyOptions`, with the options built once in place).
@@ -110,12 +151,13 @@ public final class Query: @unchecked Sendable {
   }
 
   /// A query whose options are `shared` with its `queryKey` and `queryHash` (a box of defaulted
-  /// options without key and hash, already merged: the key has no `setQueryDefaults`).
-  init(cache: QueryCache, queryKey: QueryKey, queryHash: String, sharing shared: QueryOptionsBox, state: QueryState?) {
+  /// options without key and hash, already merged: the key has no `setQueryDefaults`). A `nil`
+  /// `queryHash` is the key's `hashKey`, written on first read.
+  init(cache: borrowing QueryCache, queryKey: QueryKey, queryHash: String?, sharing shared: QueryOptionsBox, state: QueryState?) {
     self.engine = cache.engine
     self.link = cache.link
     self.queryKey = queryKey
-    self.queryHash = queryHash
+    self.givenHash = queryHash
     self.defaultOptionsBox = nil
     self.optionsBox = shared
     self.optionsKeyIsOwn = true
@@ -490,4 +532,10 @@ func resolveQueryBoolean(_ option: QueryBoolOption?, _ query: Query) -> Bool? {
   case .value(let v)?: return v
   case .function(let f)?: return f.call(query)
   }
+}
+
+/// A query hash written on first read (`Query.queryHash`), boxed for an atomic reference.
+final class QueryHashBox: Sendable {
+  let hash: String
+  init(_ hash: String) { self.hash = hash }
 }

@@ -1,5 +1,5 @@
 /// The pending timers of a scheduler: a binary min-heap ordered by (due, creation number) plus a
-/// map from creation number to the timer's payload.
+/// map from creation number to the timer's payload (``TimerPayloads``).
 ///
 /// Every operation costs O(log n) or less (amortized), whatever the number of timers:
 /// - `insert` pushes onto the heap;
@@ -21,18 +21,18 @@ struct TimerQueue<Due: Comparable, Payload> {
   }
 
   private var heap: [Node] = []
-  private var live: [TimerNumber: Payload] = [:]
+  private var live = TimerPayloads<Payload>()
 
   /// The number of live (not removed, not popped) timers.
   var count: Int { live.count }
 
   /// Whether a live timer has this creation number.
-  func contains(_ id: UInt64) -> Bool { live[TimerNumber(id)] != nil }
+  func contains(_ id: UInt64) -> Bool { live.contains(id) }
 
   /// Adds a timer. `id` must not be live; a timer re-inserted with its old id (a repeating
   /// interval) keeps its place among timers of equal due time.
-  mutating func insert(id: UInt64, due: Due, _ payload: Payload) {
-    live[TimerNumber(id)] = payload
+  mutating func insert(id: UInt64, due: Due, _ payload: consuming Payload) {
+    live.insert(id, payload)
     heap.append(Node(due: due, id: id))
     siftUp(heap.count - 1)
   }
@@ -40,7 +40,7 @@ struct TimerQueue<Due: Comparable, Payload> {
   /// Removes a live timer and returns its payload; unknown ids return `nil`.
   @discardableResult
   mutating func remove(_ id: UInt64) -> Payload? {
-    guard let payload = live.removeValue(forKey: TimerNumber(id)) else { return nil }
+    guard let payload = live.remove(id) else { return nil }
     if heap.count > 64 && heap.count > 2 * live.count { compact() }
     return payload
   }
@@ -52,13 +52,13 @@ struct TimerQueue<Due: Comparable, Payload> {
   /// timers are all gc timers), the map is emptied at once instead of entry by entry.
   mutating func remove<C: Collection<UInt64>>(all ids: C) {
     assert(Set(ids).count == ids.count, "remove(all:) needs distinct ids")
-    if ids.count == live.count, ids.allSatisfy({ live[TimerNumber($0)] != nil }) {
-      live.removeAll(keepingCapacity: true)
+    if ids.count == live.count, ids.allSatisfy({ live.contains($0) }) {
+      live.removeAll()
       heap.removeAll(keepingCapacity: true)
       return
     }
-    for id in ids { live.removeValue(forKey: TimerNumber(id)) }
-    if live.isEmpty {
+    for id in ids { live.remove(id) }
+    if live.count == 0 {
       heap.removeAll(keepingCapacity: true)
     } else if heap.count > 64 && heap.count > 2 * live.count {
       compact()
@@ -76,14 +76,14 @@ struct TimerQueue<Due: Comparable, Payload> {
     dropDeadTop()
     guard let top = heap.first, !(time < top.due) else { return nil }
     removeTop()
-    guard let payload = live.removeValue(forKey: TimerNumber(top.id)) else { return nil }
+    guard let payload = live.remove(top.id) else { return nil }
     return (top.id, top.due, payload)
   }
 
   // MARK: Heap
 
   private mutating func dropDeadTop() {
-    while let top = heap.first, live[TimerNumber(top.id)] == nil { removeTop() }
+    while let top = heap.first, !live.contains(top.id) { removeTop() }
   }
 
   private mutating func removeTop() {
@@ -96,7 +96,7 @@ struct TimerQueue<Due: Comparable, Payload> {
 
   /// Rebuilds the heap from the live timers (Floyd's O(n) heapify).
   private mutating func compact() {
-    heap.removeAll { live[TimerNumber($0.id)] == nil }
+    heap.removeAll { !live.contains($0.id) }
     var i = heap.count / 2
     while i > 0 {
       i -= 1
@@ -130,5 +130,117 @@ struct TimerQueue<Due: Comparable, Payload> {
       parent = child
     }
     heap[parent] = node
+  }
+}
+
+/// The payloads of a ``TimerQueue``'s live timers by creation number.
+///
+/// Schedulers number their timers 1, 2, 3, …, and most timers are cleared or fire in roughly
+/// the order they were made (a query's gc timer, a stale timer), so the payloads of recent
+/// numbers are kept in an array indexed by number (`window`, from `base`): adding one appends,
+/// and finding or removing one indexes, without hashing or rehashing a table as it grows (a
+/// `Dictionary` insertion cost about 250 instructions per timer). Numbers outside the window
+/// (below it: an interval re-inserted with its old number, or a long-lived timer moved out; far
+/// above it: a caller that skips numbers) are kept in a `Dictionary`.
+///
+/// Every operation is O(1) amortized: the window's dead prefix is dropped once it is half the
+/// window, and a window that is mostly dead behind a live timer at its front moves its live
+/// payloads out to the table and starts again (each payload moves at most once per window it was
+/// added to, and the window holds at least as many dead entries as live ones by then).
+struct TimerPayloads<Payload> {
+  /// The payloads of numbers `base ..< base + window.count` (`nil`: not live); entries before
+  /// `head` are all `nil`.
+  private var window: [Payload?] = []
+  private var base: UInt64 = 0
+  private var head = 0
+  /// How many entries of `window` are live.
+  private var windowCount = 0
+  /// Live payloads whose numbers are outside the window.
+  private var outside: [TimerNumber: Payload] = [:]
+
+  /// The number of live payloads.
+  var count: Int { windowCount + outside.count }
+
+  /// How many entries the window spans from its first live one (tests check it stays bounded).
+  var windowSpan: Int { window.count - head }
+
+  /// The window index of `id`, if it is inside the window.
+  @inline(__always)
+  private func index(_ id: UInt64) -> Int? {
+    guard id >= base else { return nil }
+    let offset = id - base
+    return offset < UInt64(window.count) ? Int(offset) : nil
+  }
+
+  /// Whether `id` is live.
+  func contains(_ id: UInt64) -> Bool {
+    if let i = index(id), window[i] != nil { return true }
+    return !outside.isEmpty && outside[TimerNumber(id)] != nil
+  }
+
+  /// Adds the payload of `id`, which must not be live.
+  mutating func insert(_ id: UInt64, _ payload: consuming Payload) {
+    if let i = index(id) {
+      window[i] = payload
+      windowCount += 1
+      if i < head { head = i }
+      return
+    }
+    if window.isEmpty {
+      base = id
+    } else if id < base || id - base - UInt64(window.count) > UInt64(window.count) + 64 {
+      // Below the window, or so far above it that filling the gap would waste memory.
+      outside[TimerNumber(id)] = payload
+      return
+    }
+    // At the window's end (or a short gap after it).
+    while base + UInt64(window.count) < id { window.append(nil) }
+    window.append(payload)
+    windowCount += 1
+  }
+
+  /// Removes and returns the payload of `id`; `nil` if it is not live.
+  @discardableResult
+  mutating func remove(_ id: UInt64) -> Payload? {
+    guard let i = index(id), let payload = window[i].take() else {
+      return outside.isEmpty ? nil : outside.removeValue(forKey: TimerNumber(id))
+    }
+    windowCount -= 1
+    if windowCount == 0 {
+      window.removeAll(keepingCapacity: true)
+      head = 0
+    } else {
+      if i == head { while window[head] == nil { head += 1 } }
+      let span = window.count - head
+      if head > 32 || span > 64 { shrink(span: span) }
+    }
+    return payload
+  }
+
+  /// Removes every payload.
+  mutating func removeAll() {
+    window.removeAll(keepingCapacity: true)
+    head = 0
+    windowCount = 0
+    outside.removeAll()
+  }
+
+  /// Drops the dead entries before `head` once they are half the window; moves the live
+  /// payloads out when the rest of the window (`span` entries from `head`, the first one live)
+  /// is mostly dead.
+  private mutating func shrink(span: Int) {
+    if head > 32 && head * 2 > window.count {
+      window.removeFirst(head)
+      base += UInt64(head)
+      head = 0
+    }
+    if span > 64 && span > 4 * windowCount {
+      for i in head..<window.count {
+        if let payload = window[i].take() { outside[TimerNumber(base + UInt64(i))] = payload }
+      }
+      window.removeAll(keepingCapacity: true)
+      head = 0
+      windowCount = 0
+    }
   }
 }
