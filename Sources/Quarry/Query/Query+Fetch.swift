@@ -246,8 +246,12 @@ final class QueryFunctionCall: Promise<any Sendable>, @unchecked Sendable {
 
   /// Starts the function at once (`Task.immediate`, like a JavaScript call) on the executor;
   /// when TanStack would abort the signal, the Swift task is cancelled too.
+  ///
+  /// The task is a `Task<Void, any Error>` although its operation never throws: the standard
+  /// library's non-throwing `Task.immediate` converts the operation to the throwing one the
+  /// runtime takes, through a thunk whose context is one more allocation per call.
   func start() {
-    let task = Task.immediate(executorPreference: executor) { [self] in
+    let task = Task<Void, any Error>.immediate(executorPreference: executor) { [self] () async throws -> Void in
       do {
         resolve(try await fn.call(context))
       } catch {
