@@ -62,7 +62,7 @@ package class Promise<T: Sendable>: @unchecked Sendable {
 
   private func settle(_ result: Result<T, any Error>) {
     let hasCallbacks: Bool = lock.withLock(orderingFor: self) { _ in
-      guard case .pending = state else { return false }
+      guard state.isPending else { return false }
       switch result {
       case .success(let v): state = .fulfilled(Promise.stored(v))
       case .failure(let e): state = .rejected(e)
@@ -136,7 +136,7 @@ package class Promise<T: Sendable>: @unchecked Sendable {
   /// registers nothing) once it has settled.
   private func registerIfPending(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) -> Bool {
     lock.withLock(orderingFor: self) { _ in
-      guard case .pending = state else { return false }
+      guard state.isPending else { return false }
       if firstCallback == nil { firstCallback = callback } else { moreCallbacks.append(callback) }
       return true
     }
@@ -253,6 +253,16 @@ enum PromiseState {
   case pending
   case fulfilled(any Sendable)
   case rejected(any Error)
+
+  /// Whether the promise is pending. Asked through this getter, the state is read in place:
+  /// `guard case .pending = state` copied it (an outlined copy and destroy of the payload,
+  /// about 60 instructions) to test its case.
+  var isPending: Bool {
+    switch self {
+    case .pending: return true
+    case .fulfilled, .rejected: return false
+    }
+  }
 }
 
 /// Settles when every promise has fulfilled, or with the first rejection (`Promise.all`).
