@@ -45,8 +45,10 @@ package class Promise<T: Sendable>: @unchecked Sendable {
     return p
   }
 
-  final func resolve(_ value: T) { settle(.success(value)) }
-  final func reject(_ error: any Error) { settle(.failure(error)) }
+  /// Fulfils the promise with `value` (taken: it moves into the state).
+  final func resolve(_ value: consuming T) { settle(to: .fulfilled(Promise.stored(value))) }
+  /// Rejects the promise with `error` (taken: it moves into the state).
+  final func reject(_ error: consuming any Error) { settle(to: .rejected(error)) }
 
   /// Settles this promise the way `other` settles (JavaScript's resolve-with-a-promise).
   final func follow(_ other: Promise<T>) {
@@ -61,12 +63,22 @@ package class Promise<T: Sendable>: @unchecked Sendable {
   }
 
   private func settle(_ result: Result<T, any Error>) {
+    switch result {
+    case .success(let v): resolve(v)
+    case .failure(let e): reject(e)
+    }
+  }
+
+  /// Settles the promise to `settled` unless it has settled already.
+  ///
+  /// `settled` is built by the caller and swapped into the state under the lock: switching on a
+  /// `Result` there copied its payload (through an outlined copy of the whole `Result`) into the
+  /// new state and destroyed the `Result` after, about 150 instructions per promise.
+  private func settle(to settled: consuming PromiseState) {
+    var settled = settled
     let hasCallbacks: Bool = lock.withLock(orderingFor: self) { _ in
       guard state.isPending else { return false }
-      switch result {
-      case .success(let v): state = .fulfilled(Promise.stored(v))
-      case .failure(let e): state = .rejected(e)
-      }
+      swap(&state, &settled)
       return firstCallback != nil
     }
     guard hasCallbacks else { return }
