@@ -224,9 +224,18 @@ extension Query {
   /// `context` is consumed: it moves into the call (passed borrowed, it was copied there, its
   /// weak `client` and two `DeepReleased` members through their value witnesses, and the
   /// caller's copy destroyed after).
-  func runQueryFn(_ context: consuming QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
-    guard case .function(let fn)? = queryFn else {
-      if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
+  ///
+  /// `queryFn` is consumed too: matched borrowed, the option was copied (its function retained,
+  /// through an outlined copy) and the caller's destroyed after.
+  func runQueryFn(_ context: consuming QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: consuming QueryFnOption?) -> Promise<any Sendable> {
+    let fn: QueryFunction
+    switch consume queryFn {
+    case .function(let function)?:
+      fn = function
+    case nil:
+      if let initial = fetchOptions?.initialPromise { return initial }
+      fallthrough
+    case .skipToken?:
       let promise = Promise<any Sendable>(scheduler: engine.scheduler)
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
