@@ -174,7 +174,7 @@ extension Query {
         setData(returned, manual: false)
         // Recorded only when there is a callback to call (an empty effect cost a closure context
         // per fetch; effects and jobs keep their order either way).
-        if let config = cache?.config, config.onSuccess != nil || config.onSettled != nil {
+        if link.hasFetchCallbacks, let config = cache?.config, config.onSuccess != nil || config.onSettled != nil {
           let error = stateStorage.error
           engine.lock.record(.listener) {
             config.onSuccess?(data, self)
@@ -208,7 +208,7 @@ extension Query {
       }
     }
     dispatch(.error(failure))
-    if let config = cache?.config, config.onError != nil || config.onSettled != nil {
+    if link.hasFetchCallbacks, let config = cache?.config, config.onError != nil || config.onSettled != nil {
       let data = stateStorage.data
       engine.lock.record(.listener) {
         config.onError?(failure, self)
