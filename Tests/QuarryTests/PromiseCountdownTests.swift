@@ -4,11 +4,11 @@ import Testing
 /// `PromiseCountdown` (what `refetchQueries` waits on) must settle in the same job, with the same
 /// outcome, as the `promiseAll(…).then` over `.catch(noop)` promises it replaces.
 @Suite struct PromiseCountdownTests {
-  enum Mode { case ignoringRejection, throwing, fulfilled }
+  enum Mode { case ignoringRejection, ignoringRejectionOnly, throwing, fulfilled }
 
   /// Settles three promises one after another, the last with `lastFails`, while a chain of
   /// numbered jobs runs; logs where the combined promise settles among them.
-  private func trace(mode: Mode, lastFails: Bool, countdown: Bool) -> [String] {
+  private func trace(mode: Mode, lastFails: Bool, countdown: Bool, order: [Int] = [0, 1, 2]) -> [String] {
     let scheduler = VirtualScheduler()
     let log = Log()
     let promises = (0..<3).map { _ in Promise<any Sendable>(scheduler: scheduler) }
@@ -18,6 +18,7 @@ import Testing
       for p in promises {
         switch mode {
         case .ignoringRejection: c.countIgnoringRejection(p)
+        case .ignoringRejectionOnly: c.countIgnoringRejectionOnly(p)
         case .throwing: c.count(p)
         case .fulfilled: c.countFulfilled()
         }
@@ -26,7 +27,7 @@ import Testing
     } else {
       let followed: [Promise<any Sendable>] = promises.map { p in
         switch mode {
-        case .ignoringRejection: return p.ignoringRejection()
+        case .ignoringRejection, .ignoringRejectionOnly: return p.ignoringRejection()
         case .throwing: return p
         case .fulfilled: return Promise.resolved((), scheduler: scheduler)
         }
@@ -42,10 +43,10 @@ import Testing
     @Sendable func tick(_ i: Int) {
       scheduler.enqueue {
         log.append("job \(i)")
-        if i == 1 { promises[0].resolve(0) }
-        if i == 2 { promises[1].resolve(1) }
+        if i == 1 { promises[order[0]].resolve(0) }
+        if i == 2 { promises[order[1]].resolve(1) }
         if i == 3 {
-          if lastFails { promises[2].reject(QuarryError.undefinedData(queryHash: "k")) } else { promises[2].resolve(2) }
+          if lastFails { promises[order[2]].reject(QuarryError.undefinedData(queryHash: "k")) } else { promises[order[2]].resolve(2) }
         }
         if i < 10 { tick(i + 1) }
       }
@@ -55,11 +56,20 @@ import Testing
     return log.entries
   }
 
-  @Test(arguments: [Mode.ignoringRejection, .throwing, .fulfilled], [false, true])
+  @Test(arguments: [Mode.ignoringRejection, .ignoringRejectionOnly, .throwing, .fulfilled], [false, true])
   func settlesInTheJobPromiseAllWould(mode: Mode, lastFails: Bool) {
     let expected = trace(mode: mode, lastFails: lastFails, countdown: false)
     #expect(expected.contains("fulfilled") || expected.contains("rejected"))
     #expect(trace(mode: mode, lastFails: lastFails, countdown: true) == expected)
+  }
+
+  /// The promises settling in another order than they were counted.
+  @Test(arguments: [[2, 0, 1], [1, 2, 0]], [false, true])
+  func onlyTheLastToSettleQueuesAJob(order: [Int], lastFails: Bool) {
+    let expected = trace(mode: .ignoringRejectionOnly, lastFails: lastFails, countdown: false, order: order)
+    #expect(expected.contains("fulfilled"))
+    #expect(trace(mode: .ignoringRejectionOnly, lastFails: lastFails, countdown: true, order: order) == expected)
+    #expect(trace(mode: .ignoringRejection, lastFails: lastFails, countdown: true, order: order) == expected)
   }
 
   @Test func withNothingToCountItHasFulfilledAtOnce() {

@@ -121,6 +121,11 @@ extension QueryClient {
       fetches.append((fetch, query.stateStorage.fetchStatus == .paused))
     }
     let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
+    if !throwOnError, !fetches.contains(where: \.paused) {
+      // The common case: only the last fetch to settle queues a job (`countIgnoringRejectionOnly`).
+      for (fetch, _) in fetches { countdown.countIgnoringRejectionOnly(fetch) }
+      return countdown.all.then { _ in () }
+    }
     for (fetch, paused) in fetches {
       if paused {
         // The `.catch(noop)` promise still follows the fetch, with nobody after it.

@@ -334,6 +334,24 @@ final class PromiseCountdown: @unchecked Sendable {
     promise.whenSettled { [self] _ in scheduler.enqueue { [self] in fulfilOne() } }
   }
 
+  /// ``countIgnoringRejection(_:)`` for a countdown that counts nothing else: each promise is
+  /// counted as it settles, and only the last one queues the job in which ``all`` fulfils.
+  ///
+  /// The same job as ``countIgnoringRejection(_:)``'s: there every settled promise queues a job
+  /// that only counts (where its `catch` promise would deliver to `Promise.all`), in the order
+  /// the promises settle, and ``all`` fulfils in the last of them, the one the last promise to
+  /// settle queued. The jobs before it do nothing but count, and no job can observe the count,
+  /// so leaving them out moves nothing else: every other job keeps its order.
+  func countIgnoringRejectionOnly(_ promise: Promise<any Sendable>) {
+    promise.whenSettled { [self] _ in
+      let last = remaining.withLock { count -> Bool in
+        count -= 1
+        return count == 0
+      }
+      if last { scheduler.enqueue { [self] in all.resolve(()) } }
+    }
+  }
+
   /// What `promiseAll` does with a promise that has already fulfilled: counted in a job queued now.
   func countFulfilled() {
     scheduler.enqueue { [self] in fulfilOne() }
