@@ -37,6 +37,9 @@ package class Promise<T: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) private var firstCallback: Callback?
   /// The callbacks registered while pending after the first, in order.
   @exclusivity(unchecked) private var moreCallbacks: [Callback] = []
+  /// The countdown counting this promise (``PromiseCountdown/countIgnoringRejectionOnly(_:)``),
+  /// registered before any callback; taken when the promise settles.
+  @exclusivity(unchecked) private var countdown: PromiseCountdown?
   final let scheduler: any QueryScheduler
 
   typealias Callback = @Sendable (Result<T, any Error>) -> Void
@@ -79,11 +82,28 @@ package class Promise<T: Sendable>: @unchecked Sendable {
   /// `Result` there copied its payload (through an outlined copy of the whole `Result`) into the
   /// new state and destroyed the `Result` after, about 150 instructions per promise.
   private func settle(to settled: consuming PromiseState) {
+    var counted: PromiseCountdown?
     let hasCallbacks: Bool = lock.withLock(orderingFor: self) { _ in
       guard !isSettled else { return false }
       isSettled = true
       swap(&state, &settled)
+      swap(&counted, &countdown)
       return firstCallback != nil
+    }
+    if let counted {
+      // Counted now, where the delivery job would be queued (see `countIgnoringRejectionOnly`).
+      let last = counted.countOne()
+      if !hasCallbacks {
+        // The countdown was all the job would have run: queued only for the last one.
+        if last { counted.fulfilInTheJobAfterNext() }
+        return
+      }
+      // The countdown was registered first, so its part of the job runs first.
+      scheduler.enqueue { [self] in
+        if last { counted.fulfilInTheJobAfterNext() }
+        deliver()
+      }
+      return
     }
     guard hasCallbacks else { return }
     // JavaScript runs each callback as a microtask of its own, all queued here one after the
@@ -146,6 +166,19 @@ package class Promise<T: Sendable>: @unchecked Sendable {
     if registerIfPending(callback) { return }
     let settled = settledOutcome()
     scheduler.enqueue { callback(settled) }
+  }
+
+  /// Has `countdown` count this promise (``PromiseCountdown/countIgnoringRejectionOnly(_:)``):
+  /// at once if it has settled, else as it settles. Registered before any callback.
+  fileprivate final func count(in countdown: PromiseCountdown) {
+    let pending: Bool = lock.withLock(orderingFor: self) { _ in
+      guard !isSettled else { return false }
+      precondition(firstCallback == nil && self.countdown == nil, "a promise is counted before any callback")
+      self.countdown = countdown
+      return true
+    }
+    // Settled: counted now, where the delivery job of a callback registered now would be queued.
+    if !pending, countdown.countOne() { countdown.fulfilInTheJobAfterNext() }
   }
 
   /// Registers `callback` and answers `true` if the promise is pending; answers `false` (and
@@ -334,22 +367,39 @@ final class PromiseCountdown: @unchecked Sendable {
     promise.whenSettled { [self] _ in scheduler.enqueue { [self] in fulfilOne() } }
   }
 
-  /// ``countIgnoringRejection(_:)`` for a countdown that counts nothing else: each promise is
-  /// counted as it settles, and only the last one queues the job in which ``all`` fulfils.
+  /// ``countIgnoringRejection(_:)`` for a countdown that counts nothing else: only the last
+  /// promise to settle queues jobs, the ones in which ``all`` fulfils.
   ///
-  /// The same job as ``countIgnoringRejection(_:)``'s: there every settled promise queues a job
-  /// that only counts (where its `catch` promise would deliver to `Promise.all`), in the order
-  /// the promises settle, and ``all`` fulfils in the last of them, the one the last promise to
-  /// settle queued. The jobs before it do nothing but count, and no job can observe the count,
-  /// so leaving them out moves nothing else: every other job keeps its order.
+  /// The same job as ``countIgnoringRejection(_:)``'s: there every promise's delivery job
+  /// queued a job that only counts (where its `catch` promise would deliver to `Promise.all`),
+  /// in the order the promises settle, and ``all`` fulfils in the last of them. The jobs before
+  /// do nothing but count, and no job can observe the count, so leaving them out moves nothing
+  /// else: every other job keeps its order. The promise does not queue its delivery job for the
+  /// countdown either: it is counted when that job would be queued (as it settles, or at once if
+  /// it has), which is the order those jobs would run in, and the last queues a job in that
+  /// job's place, which queues the one in which ``all`` fulfils (``Promise/count(in:)``; a
+  /// promise with callbacks of its own still queues its delivery job, which queues that one
+  /// first).
   func countIgnoringRejectionOnly(_ promise: Promise<any Sendable>) {
-    promise.whenSettled { [self] _ in
-      let last = remaining.withLock { count -> Bool in
-        count -= 1
-        return count == 0
-      }
-      if last { scheduler.enqueue { [self] in all.resolve(()) } }
+    promise.count(in: self)
+  }
+
+  /// Counts one promise; answers whether it was the last.
+  fileprivate func countOne() -> Bool {
+    remaining.withLock { count -> Bool in
+      count -= 1
+      return count == 0
     }
+  }
+
+  /// Fulfils ``all`` in a job queued now (where `Promise.all` would take the last fulfilment).
+  fileprivate func fulfilInTheNextJob() {
+    scheduler.enqueue { [self] in all.resolve(()) }
+  }
+
+  /// Fulfils ``all`` in the job after a job queued now (the skipped delivery job's place).
+  fileprivate func fulfilInTheJobAfterNext() {
+    scheduler.enqueue { [self] in fulfilInTheNextJob() }
   }
 
   /// What `promiseAll` does with a promise that has already fulfilled: counted in a job queued now.
