@@ -90,7 +90,9 @@ enum FloorWorkloads {
     _ executor: (any TaskExecutor)?, into results: FloorResults
   ) {
     for i in 0..<n {
-      Task.immediate(executorPreference: executor) {
+      // `Task<Void, any Error>`, as the engine makes it (the non-throwing `Task.immediate`
+      // allocates a thunk's context more).
+      Task<Void, any Error>.immediate(executorPreference: executor) { () async throws -> Void in
         do { results.values[i] = try await fn(i) } catch { results.values[i] = error }
       }
     }

@@ -55,16 +55,40 @@ extension QueryClient {
 
   package func invalidateQueriesPromise(_ filters: InvalidateQueryFilters = InvalidateQueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
     engine.lock.sync {
-      for query in queryCache.findAll(filters.filters) { query.invalidate() }
+      let revision = queryCache.revision
+      let invalidated = queryCache.findAll(filters.filters)
+      for query in invalidated { query.invalidate() }
       if filters.refetchType == InvalidateQueryFilters.RefetchType.none {
         return Promise.resolved((), scheduler: engine.scheduler)
       }
       var refetch = filters.filters
       // `none` returned above, so every other refetch type names a query type filter.
-      refetch.type = filters.refetchType.flatMap { QueryFilters.QueryTypeFilter(rawValue: $0.rawValue) }
+      let type = filters.refetchType.flatMap { QueryFilters.QueryTypeFilter(rawValue: $0.rawValue) }
         ?? filters.filters.type ?? .active
+      refetch.type = type
+      // TanStack's `refetchQueries` finds the queries again with the type filter replaced. When
+      // the invalidation's filters are only a key (not exact) and no type, that second search
+      // finds exactly the invalidated queries of the refetch type, in the same order, provided
+      // no query was added or removed meanwhile (the invalidations' observer updates can run
+      // callbacks of the caller's, hence `revision`): nothing else it would test (a predicate, a
+      // staleness or fetch status the invalidation changed, an exact key's hash function) is
+      // set. So the type alone is tested again on the first search's queries, as the second
+      // search would test it (after the key, on each query in order).
+      if queryCache.revision == revision, Self.refetchMatchesInvalidated(filters.filters) {
+        let queries = type == .all ? invalidated : invalidated.filter { ($0.isActiveLocked()) == (type == .active) }
+        return refetchPromise(queries, options)
+      }
       return refetchQueriesPromise(refetch, options)
     }
+  }
+
+  /// Whether `refetchQueries`' search with `filters`' type replaced finds exactly the queries
+  /// that `filters` found (the invalidation's), filtered by the new type: `filters` tests only a
+  /// key (not exactly) and no type, so the first search tested nothing the second tests again
+  /// but the key, which neither runs a caller's code nor changes.
+  private static func refetchMatchesInvalidated(_ filters: QueryFilters) -> Bool {
+    (filters.type == nil || filters.type == .all) && filters.stale == nil && filters.fetchStatus == nil
+      && filters.predicate == nil && (filters.exact != true || filters.queryKey == nil)
   }
 
   /// Invalidates the queries under each key in one transaction; settles when all refetches have
@@ -77,32 +101,43 @@ extension QueryClient {
   }
 
   package func refetchQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
-    engine.lock.sync {
-      let fetchOptions = FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError)
-      let throwOnError = fetchOptions.throwOnError == true
-      // TanStack: `Promise.all(queries.map(fetch, .catch(noop) unless throwOnError, or a
-      // resolved promise when paused)).then(noop)`. The values are never read, so a
-      // `PromiseCountdown` follows them with the same jobs: every fetch is started first (the
-      // `map`), then each promise is counted in order (`Promise.all` subscribing).
-      var fetches: [(promise: Promise<any Sendable>, paused: Bool)] = []
-      for query in queryCache.findAll(filters) where !query.isDisabledLocked() && !query.isStaticLocked() {
-        let fetch = query.fetch(nil, fetchOptions)
-        fetches.append((fetch, query.stateStorage.fetchStatus == .paused))
-      }
-      let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
-      for (fetch, paused) in fetches {
-        if paused {
-          // The `.catch(noop)` promise still follows the fetch, with nobody after it.
-          if !throwOnError { fetch.whenSettled { _ in } }
-          countdown.countFulfilled()
-        } else if throwOnError {
-          countdown.count(fetch)
-        } else {
-          countdown.countIgnoringRejection(fetch)
-        }
-      }
+    engine.lock.sync { refetchPromise(queryCache.findAll(filters), options) }
+  }
+
+  /// `refetchQueries` of the queries its filters found; the caller holds the engine lock.
+  private func refetchPromise(_ queries: [Query], _ options: RefetchOptions) -> Promise<Void> {
+    let fetchOptions = FetchOptions(cancelRefetch: options.cancelRefetch ?? true, throwOnError: options.throwOnError)
+    let throwOnError = fetchOptions.throwOnError == true
+    // TanStack: `Promise.all(queries.map(fetch, .catch(noop) unless throwOnError, or a
+    // resolved promise when paused)).then(noop)`. The values are never read, so a
+    // `PromiseCountdown` follows them with the same jobs: every fetch is started first (the
+    // `map`), then each promise is counted in order (`Promise.all` subscribing).
+    var fetches: [(promise: Promise<any Sendable>, paused: Bool)] = []
+    fetches.reserveCapacity(queries.count)
+    for query in queries where !query.isDisabledLocked() && !query.isStaticLocked() {
+      // `fetch(sharing:)`: `fetch(nil, …)` copied and destroyed its `nil` `QueryOptions?` through
+      // outlined value operations (about 200 instructions per query).
+      let fetch = query.fetch(sharing: nil, fetchOptions)
+      fetches.append((fetch, query.stateStorage.fetchStatus == .paused))
+    }
+    let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
+    if !throwOnError, !fetches.contains(where: \.paused) {
+      // The common case: only the last fetch to settle queues a job (`countIgnoringRejectionOnly`).
+      for (fetch, _) in fetches { countdown.countIgnoringRejectionOnly(fetch) }
       return countdown.all.then { _ in () }
     }
+    for (fetch, paused) in fetches {
+      if paused {
+        // The `.catch(noop)` promise still follows the fetch, with nobody after it.
+        if !throwOnError { fetch.whenSettled { _ in } }
+        countdown.countFulfilled()
+      } else if throwOnError {
+        countdown.count(fetch)
+      } else {
+        countdown.countIgnoringRejection(fetch)
+      }
+    }
+    return countdown.all.then { _ in () }
   }
 
   package func cancelQueriesPromise(_ filters: QueryFilters = QueryFilters(), _ options: CancelOptions = CancelOptions()) -> Promise<Void> {

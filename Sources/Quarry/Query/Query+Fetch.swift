@@ -1,23 +1,41 @@
 /// One fetch, and the promise of its result (TanStack's `fetch` returns one): what the fetch's
 /// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal and
-/// the fetch options, with the retryer until the fetch settles. The retryer's closures capture
-/// only this object (or only the query), so they cost no closure contexts; the two hold each
-/// other until `fetchSettled` lets go of the retryer. Being the result promise itself saves an
-/// allocation per fetch; a caller holding the promise also keeps the query, the signal and the
-/// options until it lets go.
-final class QueryFetchRun: Promise<any Sendable>, @unchecked Sendable {
-  // Safe: `retryer` is only read and written under the query's engine lock; the other members
-  // added here are immutable; the promise's own are guarded as its are.
+/// the fetch options, with the retryer until the fetch settles. It is the retryer's host (its
+/// function and callbacks: one reference where five closures each held this object or the
+/// query), and the settled callback captures only it, so none costs a closure context; the
+/// run and the retryer hold each other until `fetchSettled` lets go of the retryer. Being the
+/// result promise itself saves an allocation per fetch; a caller holding the promise also
+/// keeps the query, the signal and the options until it lets go.
+final class QueryFetchRun: Promise<any Sendable>, RetryerHost, @unchecked Sendable {
+  // Safe: `retryer` and `fetchFn` are only read and written under the query's engine lock; the
+  // other members added here are immutable; the promise's own are guarded as its are.
   let query: Query
   let signal = AbortSignal()
   let fetchOptions: FetchOptions?
   var retryer: Retryer?
+  /// An infinite query's fetch function; `nil` calls the query function (`runQueryFn`).
+  var fetchFn: (() -> Promise<any Sendable>)?
 
   init(query: Query, fetchOptions: FetchOptions?, scheduler: any QueryScheduler) {
     self.query = query
     self.fetchOptions = fetchOptions
     super.init(scheduler: scheduler)
   }
+
+  func retryerAttempt() -> Promise<any Sendable> {
+    if let fetchFn { return fetchFn() }
+    return query.runQueryFn(of: self)
+  }
+
+  func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, signal: signal) }
+
+  func retryerFailed(_ failureCount: Int, _ error: any Error) {
+    query.dispatch(.failed(failureCount: failureCount, error: error))
+  }
+
+  func retryerPaused() { query.dispatch(.pause) }
+
+  func retryerContinued() { query.dispatch(.continue) }
 }
 
 /// Options for one fetch (TanStack's `FetchOptions`).
@@ -92,24 +110,18 @@ extension Query {
     }
 
     let run = QueryFetchRun(query: self, fetchOptions: fetchOptions, scheduler: engine.scheduler)
-    let fetchFn: () -> Promise<any Sendable> = queryType == "infinite"
-      ? infiniteFetchFn(signal: run.signal, fetchOptions: fetchOptions)
-      : { [run] in run.query.runQueryFn(of: run) }
+    if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.signal, fetchOptions: fetchOptions) }
 
     revertState = stateStorage
     dispatch(.fetch(meta: fetchOptions?.meta))
 
-    // Each closure captures one reference (the query or the run), so none needs a context.
+    // The run answers for the function and the callbacks (`RetryerHost`).
     let retryer = Retryer(engine: engine, config: Retryer.Config(
-      fn: fetchFn,
       initialPromise: fetchOptions?.initialPromise,
-      onCancel: { [run] error in run.query.onFetchCancel(error, signal: run.signal) },
-      onFail: { [self] count, error in dispatch(.failed(failureCount: count, error: error)) },
-      onPause: { [self] in dispatch(.pause) },
-      onContinue: { [self] in dispatch(.continue) },
       retry: sharedOptions.retry,
       retryDelay: sharedOptions.retryDelay,
-      networkMode: sharedOptions.networkMode
+      networkMode: sharedOptions.networkMode,
+      host: run
     ))
     self.retryer = retryer
     run.retryer = retryer
@@ -118,7 +130,7 @@ extension Query {
   }
 
   /// The fetch function of a query that is not infinite: calls the query function.
-  private func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable> {
+  func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable> {
     // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
     let options = sharedOptionsBox
     let context = QueryFunctionContext(
@@ -131,7 +143,7 @@ extension Query {
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
-  private func onFetchCancel(_ error: any Error, signal: AbortSignal) {
+  func onFetchCancel(_ error: any Error, signal: AbortSignal) {
     if let cancelled = error as? CancelledError, cancelled.revert, var reverted = revertState {
       reverted.fetchStatus = .idle
       setState(reverted)
@@ -162,7 +174,7 @@ extension Query {
         setData(returned, manual: false)
         // Recorded only when there is a callback to call (an empty effect cost a closure context
         // per fetch; effects and jobs keep their order either way).
-        if let config = cache?.config, config.onSuccess != nil || config.onSettled != nil {
+        if link.hasFetchCallbacks, let config = cache?.config, config.onSuccess != nil || config.onSettled != nil {
           let error = stateStorage.error
           engine.lock.record(.listener) {
             config.onSuccess?(data, self)
@@ -196,7 +208,7 @@ extension Query {
       }
     }
     dispatch(.error(failure))
-    if let config = cache?.config, config.onError != nil || config.onSettled != nil {
+    if link.hasFetchCallbacks, let config = cache?.config, config.onError != nil || config.onSettled != nil {
       let data = stateStorage.data
       engine.lock.record(.listener) {
         config.onError?(failure, self)
@@ -212,9 +224,18 @@ extension Query {
   /// `context` is consumed: it moves into the call (passed borrowed, it was copied there, its
   /// weak `client` and two `DeepReleased` members through their value witnesses, and the
   /// caller's copy destroyed after).
-  func runQueryFn(_ context: consuming QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: QueryFnOption?) -> Promise<any Sendable> {
-    guard case .function(let fn)? = queryFn else {
-      if queryFn == nil, let initial = fetchOptions?.initialPromise { return initial }
+  ///
+  /// `queryFn` is consumed too: matched borrowed, the option was copied (its function retained,
+  /// through an outlined copy) and the caller's destroyed after.
+  func runQueryFn(_ context: consuming QueryFunctionContext, _ fetchOptions: FetchOptions?, queryFn: consuming QueryFnOption?) -> Promise<any Sendable> {
+    let fn: QueryFunction
+    switch consume queryFn {
+    case .function(let function)?:
+      fn = function
+    case nil:
+      if let initial = fetchOptions?.initialPromise { return initial }
+      fallthrough
+    case .skipToken?:
       let promise = Promise<any Sendable>(scheduler: engine.scheduler)
       promise.reject(QuarryError.missingQueryFn(queryHash: queryHash))
       return promise
@@ -246,8 +267,12 @@ final class QueryFunctionCall: Promise<any Sendable>, @unchecked Sendable {
 
   /// Starts the function at once (`Task.immediate`, like a JavaScript call) on the executor;
   /// when TanStack would abort the signal, the Swift task is cancelled too.
+  ///
+  /// The task is a `Task<Void, any Error>` although its operation never throws: the standard
+  /// library's non-throwing `Task.immediate` converts the operation to the throwing one the
+  /// runtime takes, through a thunk whose context is one more allocation per call.
   func start() {
-    let task = Task.immediate(executorPreference: executor) { [self] in
+    let task = Task<Void, any Error>.immediate(executorPreference: executor) { [self] () async throws -> Void in
       do {
         resolve(try await fn.call(context))
       } catch {

@@ -7,8 +7,11 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   // promise's own are guarded as its are.
   enum Status { case pending, resolved, rejected }
 
+  /// What the retryer runs and tells: the closures (a mutation's), or a ``RetryerHost`` (a
+  /// query's fetch), which then answers for `fn`, `onCancel`, `onFail`, `onPause` and
+  /// `onContinue`.
   struct Config {
-    var fn: () -> Promise<any Sendable>
+    var fn: (() -> Promise<any Sendable>)?
     var initialPromise: Promise<any Sendable>?
     var onCancel: ((any Error) -> Void)?
     var onFail: ((Int, any Error) -> Void)?
@@ -18,6 +21,8 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     var retryDelay: RetryDelayOption?
     var networkMode: NetworkMode?
     var canRun: () -> Bool = { true }
+    /// Answers for the five callbacks above when set (one reference instead of five closures).
+    var host: (any RetryerHost)?
   }
 
   let engine: Engine
@@ -50,7 +55,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       isCancelled = true
       let error = CancelledError(revert: options.revert ?? false, silent: options.silent ?? false)
       settleFailed(error)
-      config.onCancel?(error)
+      if let host = config.host { host.retryerCancelled(error) } else { config.onCancel?(error) }
     }
   }
 
@@ -87,11 +92,13 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     continueFn = { [unowned self] in
       if self.isResolved || self.canContinue() { paused.resolve(()) }
     }
-    config.onPause?()
+    if let host = config.host { host.retryerPaused() } else { config.onPause?() }
     return paused.then { [self] _ in
       engine.lock.sync {
         continueFn = nil
-        if !isResolved { config.onContinue?() }
+        if !isResolved {
+          if let host = config.host { host.retryerContinued() } else { config.onContinue?() }
+        }
       }
     }
   }
@@ -99,7 +106,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   private func run() {
     if isResolved { return }
     let initial = failureCount == 0 ? config.initialPromise : nil
-    let attempt = initial ?? config.fn()
+    let attempt = initial ?? callFn()
     // TanStack's `.then(resolve).catch(handleFailure)`: `resolve` one job after the attempt
     // fulfils; `handleFailure` two jobs after it rejects (the rejection passes through the
     // `then` promise first), so its job is queued at the moment that promise would settle.
@@ -111,6 +118,13 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
       }
     }
+  }
+
+  /// One attempt of the function: the host's, or `config.fn`.
+  private func callFn() -> Promise<any Sendable> {
+    if let host = config.host { return host.retryerAttempt() }
+    guard let fn = config.fn else { preconditionFailure("a retryer has a host or a function") }
+    return fn()
   }
 
   private func handleFailure(_ error: any Error) {
@@ -133,7 +147,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       return
     }
     failureCount += 1
-    config.onFail?(failureCount, error)
+    if let host = config.host { host.retryerFailed(failureCount, error) } else { config.onFail?(failureCount, error) }
     engine.sleep(delay)
       .flatThen { [self] _ -> Promise<Void> in
         engine.lock.sync { canContinue() ? Promise.resolved((), scheduler: engine.scheduler) : pause() }
@@ -160,6 +174,22 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     }
     return promise
   }
+}
+
+/// What a query's fetch (``QueryFetchRun``) does for its retryer: the retryer holds it as one
+/// reference where a mutation's holds five closures (each a reference retained and released,
+/// stored and destroyed with the retryer).
+protocol RetryerHost: AnyObject {
+  /// One attempt of the fetch function (the config's `fn`).
+  func retryerAttempt() -> Promise<any Sendable>
+  /// The retryer was cancelled (`onCancel`).
+  func retryerCancelled(_ error: any Error)
+  /// An attempt failed and will be retried (`onFail`).
+  func retryerFailed(_ failureCount: Int, _ error: any Error)
+  /// The retryer paused (`onPause`).
+  func retryerPaused()
+  /// The retryer continued after a pause (`onContinue`).
+  func retryerContinued()
 }
 
 private func pow2(_ n: Int) -> Double {

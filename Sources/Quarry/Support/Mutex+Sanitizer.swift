@@ -44,11 +44,29 @@ struct SanitizerHooks: Sendable {
   static let current = SanitizerHooks()
 }
 
+/// `1` once ``SanitizerHooks/current`` was found to hold no hooks (the process has no thread
+/// sanitizer), `0` before, and always `0` with the sanitizer. An `Atomic` with a constant initial
+/// value is initialised statically, so reading it is one load; every read of the lazily
+/// initialised `SanitizerHooks.current` went through `swift_once` (about ten instructions, once
+/// per critical section of every promise, abort signal and engine lock).
+let sanitizerAbsent = Atomic<UInt8>(0)
+
 /// Tells the thread sanitizer that the calling thread has just acquired the `Mutex` guarding
 /// `object` (call it first thing inside `withLock`); does nothing without the sanitizer.
 @inline(__always)
 func sanitizerAcquire(_ object: AnyObject) {
-  if let hook = SanitizerHooks.current.acquire { hook(Unmanaged.passUnretained(object).toOpaque()) }
+  if sanitizerAbsent.load(ordering: .relaxed) == 1 { return }
+  sanitizerAcquireLookingUp(object)
+}
+
+/// ``sanitizerAcquire(_:)`` before the hooks are known to be absent, and with the sanitizer.
+@inline(never)
+private func sanitizerAcquireLookingUp(_ object: AnyObject) {
+  if let hook = SanitizerHooks.current.acquire {
+    hook(Unmanaged.passUnretained(object).toOpaque())
+  } else {
+    sanitizerAbsent.store(1, ordering: .relaxed)
+  }
 }
 
 /// Tells the thread sanitizer that the calling thread is about to release the `Mutex` guarding
@@ -56,7 +74,18 @@ func sanitizerAcquire(_ object: AnyObject) {
 /// sanitizer.
 @inline(__always)
 func sanitizerRelease(_ object: AnyObject) {
-  if let hook = SanitizerHooks.current.release { hook(Unmanaged.passUnretained(object).toOpaque()) }
+  if sanitizerAbsent.load(ordering: .relaxed) == 1 { return }
+  sanitizerReleaseLookingUp(object)
+}
+
+/// ``sanitizerRelease(_:)`` before the hooks are known to be absent, and with the sanitizer.
+@inline(never)
+private func sanitizerReleaseLookingUp(_ object: AnyObject) {
+  if let hook = SanitizerHooks.current.release {
+    hook(Unmanaged.passUnretained(object).toOpaque())
+  } else {
+    sanitizerAbsent.store(1, ordering: .relaxed)
+  }
 }
 
 extension Mutex where Value: ~Copyable {

@@ -23,16 +23,23 @@ package class Promise<T: Sendable>: @unchecked Sendable {
   /// set-up per promise (a fetch makes several). It guards nothing of its own type, so its
   /// type does not depend on `T` and needs no metadata looked up per promise.
   private let lock = Mutex(())
-  // `state`, `firstCallback` and `moreCallbacks` are `@exclusivity(unchecked)`. Safe: they are
-  // read and written only inside `lock`'s critical sections, which call no callback and release
-  // nothing whose last reference they hold, so no two accesses can overlap; the dynamic check
-  // cost about 60 instructions per access, five or so per promise.
+  /// Whether `state` is no longer `.pending`, kept beside it (in the lock's padding: the object
+  /// grows by nothing): testing the state's case copied the state through its outlined copy
+  /// first (about 40 instructions), twice or more per promise.
+  @exclusivity(unchecked) private var isSettled = false
+  // `isSettled`, `state`, `firstCallback` and `moreCallbacks` are `@exclusivity(unchecked)`.
+  // Safe: they are read and written only inside `lock`'s critical sections, which call no
+  // callback and release nothing whose last reference they hold, so no two accesses can
+  // overlap; the dynamic check cost about 60 instructions per access, five or so per promise.
   @exclusivity(unchecked) private var state: State = .pending
   /// The first callback registered while pending, inline: most promises get exactly one, and
   /// an array would cost an allocation for it.
   @exclusivity(unchecked) private var firstCallback: Callback?
   /// The callbacks registered while pending after the first, in order.
   @exclusivity(unchecked) private var moreCallbacks: [Callback] = []
+  /// The countdown counting this promise (``PromiseCountdown/countIgnoringRejectionOnly(_:)``),
+  /// registered before any callback; taken when the promise settles.
+  @exclusivity(unchecked) private var countdown: PromiseCountdown?
   final let scheduler: any QueryScheduler
 
   typealias Callback = @Sendable (Result<T, any Error>) -> Void
@@ -45,8 +52,10 @@ package class Promise<T: Sendable>: @unchecked Sendable {
     return p
   }
 
-  final func resolve(_ value: T) { settle(.success(value)) }
-  final func reject(_ error: any Error) { settle(.failure(error)) }
+  /// Fulfils the promise with `value` (taken: it moves into the state).
+  final func resolve(_ value: consuming T) { settle(to: .fulfilled(Promise.stored(value))) }
+  /// Rejects the promise with `error` (taken: it moves into the state).
+  final func reject(_ error: consuming any Error) { settle(to: .rejected(error)) }
 
   /// Settles this promise the way `other` settles (JavaScript's resolve-with-a-promise).
   final func follow(_ other: Promise<T>) {
@@ -61,13 +70,40 @@ package class Promise<T: Sendable>: @unchecked Sendable {
   }
 
   private func settle(_ result: Result<T, any Error>) {
+    switch result {
+    case .success(let v): resolve(v)
+    case .failure(let e): reject(e)
+    }
+  }
+
+  /// Settles the promise to `settled` unless it has settled already.
+  ///
+  /// `settled` is built by the caller and swapped into the state under the lock: switching on a
+  /// `Result` there copied its payload (through an outlined copy of the whole `Result`) into the
+  /// new state and destroyed the `Result` after, about 150 instructions per promise.
+  private func settle(to settled: consuming PromiseState) {
+    var counted: PromiseCountdown?
     let hasCallbacks: Bool = lock.withLock(orderingFor: self) { _ in
-      guard case .pending = state else { return false }
-      switch result {
-      case .success(let v): state = .fulfilled(Promise.stored(v))
-      case .failure(let e): state = .rejected(e)
-      }
+      guard !isSettled else { return false }
+      isSettled = true
+      swap(&state, &settled)
+      swap(&counted, &countdown)
       return firstCallback != nil
+    }
+    if let counted {
+      // Counted now, where the delivery job would be queued (see `countIgnoringRejectionOnly`).
+      let last = counted.countOne()
+      if !hasCallbacks {
+        // The countdown was all the job would have run: queued only for the last one.
+        if last { counted.fulfilInTheJobAfterNext() }
+        return
+      }
+      // The countdown was registered first, so its part of the job runs first.
+      scheduler.enqueue { [self] in
+        if last { counted.fulfilInTheJobAfterNext() }
+        deliver()
+      }
+      return
     }
     guard hasCallbacks else { return }
     // JavaScript runs each callback as a microtask of its own, all queued here one after the
@@ -132,11 +168,24 @@ package class Promise<T: Sendable>: @unchecked Sendable {
     scheduler.enqueue { callback(settled) }
   }
 
+  /// Has `countdown` count this promise (``PromiseCountdown/countIgnoringRejectionOnly(_:)``):
+  /// at once if it has settled, else as it settles. Registered before any callback.
+  fileprivate final func count(in countdown: PromiseCountdown) {
+    let pending: Bool = lock.withLock(orderingFor: self) { _ in
+      guard !isSettled else { return false }
+      precondition(firstCallback == nil && self.countdown == nil, "a promise is counted before any callback")
+      self.countdown = countdown
+      return true
+    }
+    // Settled: counted now, where the delivery job of a callback registered now would be queued.
+    if !pending, countdown.countOne() { countdown.fulfilInTheJobAfterNext() }
+  }
+
   /// Registers `callback` and answers `true` if the promise is pending; answers `false` (and
   /// registers nothing) once it has settled.
   private func registerIfPending(_ callback: @escaping @Sendable (Result<T, any Error>) -> Void) -> Bool {
     lock.withLock(orderingFor: self) { _ in
-      guard case .pending = state else { return false }
+      guard !isSettled else { return false }
       if firstCallback == nil { firstCallback = callback } else { moreCallbacks.append(callback) }
       return true
     }
@@ -316,6 +365,41 @@ final class PromiseCountdown: @unchecked Sendable {
   /// to `Promise.all`), without that intermediate promise and its closure.
   func countIgnoringRejection(_ promise: Promise<any Sendable>) {
     promise.whenSettled { [self] _ in scheduler.enqueue { [self] in fulfilOne() } }
+  }
+
+  /// ``countIgnoringRejection(_:)`` for a countdown that counts nothing else: only the last
+  /// promise to settle queues jobs, the ones in which ``all`` fulfils.
+  ///
+  /// The same job as ``countIgnoringRejection(_:)``'s: there every promise's delivery job
+  /// queued a job that only counts (where its `catch` promise would deliver to `Promise.all`),
+  /// in the order the promises settle, and ``all`` fulfils in the last of them. The jobs before
+  /// do nothing but count, and no job can observe the count, so leaving them out moves nothing
+  /// else: every other job keeps its order. The promise does not queue its delivery job for the
+  /// countdown either: it is counted when that job would be queued (as it settles, or at once if
+  /// it has), which is the order those jobs would run in, and the last queues a job in that
+  /// job's place, which queues the one in which ``all`` fulfils (``Promise/count(in:)``; a
+  /// promise with callbacks of its own still queues its delivery job, which queues that one
+  /// first).
+  func countIgnoringRejectionOnly(_ promise: Promise<any Sendable>) {
+    promise.count(in: self)
+  }
+
+  /// Counts one promise; answers whether it was the last.
+  fileprivate func countOne() -> Bool {
+    remaining.withLock { count -> Bool in
+      count -= 1
+      return count == 0
+    }
+  }
+
+  /// Fulfils ``all`` in a job queued now (where `Promise.all` would take the last fulfilment).
+  fileprivate func fulfilInTheNextJob() {
+    scheduler.enqueue { [self] in all.resolve(()) }
+  }
+
+  /// Fulfils ``all`` in the job after a job queued now (the skipped delivery job's place).
+  fileprivate func fulfilInTheJobAfterNext() {
+    scheduler.enqueue { [self] in fulfilInTheNextJob() }
   }
 
   /// What `promiseAll` does with a promise that has already fulfilled: counted in a job queued now.

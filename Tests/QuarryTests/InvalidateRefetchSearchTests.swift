@@ -1,0 +1,92 @@
+import Synchronization
+import Testing
+@testable import Quarry
+
+/// `invalidateQueries` refetches the queries it invalidated (of the refetch type) without a
+/// second search of the cache when its filters are only a key; it must fetch exactly the
+/// queries, in the order, that TanStack's second search (`refetchQueries`) finds.
+@Suite struct InvalidateRefetchSearchTests {
+  /// What the test's callbacks record.
+  final class SearchLog: Sendable {
+    let fetched = Mutex<[String]>([])
+    let added = Mutex(false)
+    init() {}
+  }
+
+  /// A client with `todos` 0-5 (2 and 4 observed, 4's observer disabled) and `users` 1 (observed).
+  private func makeClient(log: SearchLog) -> (QueryClient, VirtualScheduler, [@Sendable () -> Void]) {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    for i in 0..<6 { client.setQueryData(["todos", .number(Double(i))], value: i) }
+    client.setQueryData(["users", 1], value: 1)
+    var unsubscribes: [@Sendable () -> Void] = []
+    for (key, enabled) in [(["todos", 2] as QueryKey, true), (["todos", 4], false), (["users", 1], true)] {
+      var options = QueryOptions(queryKey: key)
+      let hash = key.queryHash
+      options.queryFn = .fn { _ in
+        log.fetched.withLock { $0.append(hash) }
+        return 0
+      }
+      options.staleTime = .value(.milliseconds(.infinity))
+      options.enabled = .value(enabled)
+      unsubscribes.append(QueryObserver(client: client, options: options).subscribe { _ in })
+    }
+    return (client, scheduler, unsubscribes)
+  }
+
+  /// The queries fetching right after the call, in cache order, for each refetch type and filter.
+  @Test func refetchesWhatTheSecondSearchFinds() {
+    let cases: [(InvalidateQueryFilters, [String])] = [
+      (InvalidateQueryFilters(QueryFilters(queryKey: ["todos"])), [#"["todos",2]"#]),
+      (InvalidateQueryFilters(QueryFilters(queryKey: ["todos"]), refetchType: .active), [#"["todos",2]"#]),
+      (InvalidateQueryFilters(QueryFilters(queryKey: ["todos"]), refetchType: .inactive),
+       [#"["todos",0]"#, #"["todos",1]"#, #"["todos",3]"#, #"["todos",5]"#]),
+      (InvalidateQueryFilters(QueryFilters(queryKey: ["todos"]), refetchType: .all),
+       [#"["todos",0]"#, #"["todos",1]"#, #"["todos",2]"#, #"["todos",3]"#, #"["todos",5]"#]),
+      (InvalidateQueryFilters(QueryFilters()), [#"["todos",2]"#, #"["users",1]"#]),
+      // Not the invalidated queries: TanStack's second search finds the active ones.
+      (InvalidateQueryFilters(QueryFilters(queryKey: ["todos"], type: .inactive), refetchType: .active), [#"["todos",2]"#]),
+      (InvalidateQueryFilters(QueryFilters(queryKey: ["todos", 2], exact: true)), [#"["todos",2]"#]),
+      // None: the invalidation made the fresh queries it found stale.
+      (InvalidateQueryFilters(QueryFilters(queryKey: ["todos"], stale: false)), []),
+    ]
+    for (filters, expected) in cases {
+      let log = SearchLog()
+      let (client, scheduler, unsubscribes) = makeClient(log: log)
+      defer { unsubscribes.forEach { $0() } }
+      _ = client.invalidateQueriesPromise(filters)
+      let fetching = client.queryCache.getAll().filter { $0.state.fetchStatus == FetchStatus.fetching }.map { $0.queryHash }
+      #expect(fetching == expected, "\(filters)")
+      // The observed ones (with a query function) ran it, in that order.
+      scheduler.runUntilIdle()
+      let activeExpected = expected.filter { $0 == #"["todos",2]"# || $0 == #"["users",1]"# }
+      #expect(log.fetched.withLock { $0 } == activeExpected, "\(filters)")
+    }
+  }
+
+  /// A query the invalidation's observer updates add (here through an observer's `staleTime`
+  /// function) is found by the second search as in TanStack, and refetched.
+  @Test func aQueryAddedDuringTheInvalidationIsRefetched() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    client.setQueryData(["todos", 1], value: 1)
+    let log = SearchLog()
+    var options = QueryOptions(queryKey: ["todos", 1])
+    options.queryFn = .fn { _ in 2 }
+    options.staleTime = .function(FunctionBox { @Sendable [weak client] query in
+      if query.state.isInvalidated, !log.added.withLock({ $0 }) {
+        log.added.withLock { $0 = true }
+        client?.setQueryData(["todos", 2], value: 2)
+      }
+      return .milliseconds(.infinity)
+    })
+    let unsubscribe = QueryObserver(client: client, options: options).subscribe { _ in }
+    defer { unsubscribe() }
+    _ = client.invalidateQueriesPromise(InvalidateQueryFilters(QueryFilters(queryKey: ["todos"]), refetchType: .all))
+    #expect(log.added.withLock { $0 })
+    let second = client.queryCache.find(QueryFilters(queryKey: ["todos", 2]))
+    #expect(second?.state.fetchStatus == .fetching)
+    #expect(second?.state.isInvalidated == false)
+    scheduler.runUntilIdle()
+  }
+}
