@@ -174,7 +174,7 @@ extension QueryClient {
     options.queryFn = .fn { try await queryFn($0) }
     options.staleTime = staleTime.map { .value($0) }
     let value = try await fetchQuery(options)
-    guard let typed = value as? T else {
+    guard let typed = conditionalCast(value, to: T.self) else {
       throw QuarryError.typeMismatch(key: queryKey.queryHash, expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
     }
     return typed
