@@ -9,12 +9,12 @@ import Darwin
 /// remove, timed alone, to compare with TanStack's time per operation divided by 5 (issue 14's
 /// goal). See Benchmarks/README.md.
 ///
-/// - `floor.alloc` / `floor.free`: the three objects a keyed write of a new key allocates and a
-///   cleared query frees (the query, its data box, its hash string), with the same sizes: a
-///   Swift object of the query's allocation size whose deinit releases a real ``DataBox`` and the
-///   key's real hash string. `floor.free` times dropping them (release, deinit, free), as
-///   `clear()` does; `floor.alloc` times building them.
-/// - `floor.free.malloc`: the same three blocks freed with `free` alone (glibc's share).
+/// - `floor.alloc` / `floor.free`: the two objects a keyed write of a new key allocates and a
+///   cleared query frees (the query and its data box; since the tenth pass the hash string is
+///   written only when read), with the same sizes: a Swift object of the query's allocation size
+///   whose deinit releases a real ``DataBox``. `floor.free` times dropping them (release, deinit,
+///   free), as `clear()` does; `floor.alloc` times building them.
+/// - `floor.free.malloc`: the same two blocks freed with `free` alone (glibc's share).
 /// - `floor.task`: the Swift `Task` a query function call needs, made as the engine makes it
 ///   (`Task.immediate` on the scheduler's executor, an `async throws` function called and its
 ///   result stored), run to completion, 10k times as in `invalidate.settled`.
@@ -23,18 +23,16 @@ enum FloorWorkloads {
     var results: [[Measurement]] = [[], [], [], []]
     let sizes = objectSizes()
     let n = CacheWorkloads.keyCount
-    let hashes = (0..<n).map { CacheWorkloads.key($0).queryHash }
     for _ in 0..<rounds {
       var objects: [FloorQuery] = []
       objects.reserveCapacity(n)
-      results[0].append(measure("floor.alloc", n: n) { allocate(&objects, size: sizes.query, hashes: hashes) })
+      results[0].append(measure("floor.alloc", n: n) { allocate(&objects, size: sizes.query, count: n) })
       precondition(allocationSize(Unmanaged.passUnretained(objects[0]).toOpaque()) == sizes.query)
       results[1].append(measure("floor.free", n: n) { release(&objects) })
 
       var blocks: [UnsafeMutableRawPointer?] = []
-      blocks.reserveCapacity(3 * n)
-      for i in 0..<n {
-        blocks.append(malloc(hashes[i].utf8.count + 33))  // a native string: 32-byte header, the bytes, a NUL
+      blocks.reserveCapacity(2 * n)
+      for _ in 0..<n {
         blocks.append(malloc(sizes.query))
         blocks.append(malloc(sizes.box))
       }
@@ -74,8 +72,8 @@ enum FloorWorkloads {
   // The timed parts, each a function of its own (`--toggle-collect` for callgrind).
 
   @inline(never)
-  static func allocate(_ objects: inout [FloorQuery], size: Int, hashes: [String]) {
-    for i in 0..<hashes.count { objects.append(FloorQuery.make(size: size, hash: copied(hashes[i]), data: DataBox(i))) }
+  static func allocate(_ objects: inout [FloorQuery], size: Int, count: Int) {
+    for i in 0..<count { objects.append(FloorQuery.make(size: size, data: DataBox(i))) }
   }
 
   @inline(never)
@@ -98,14 +96,6 @@ enum FloorWorkloads {
     }
     scheduler.runUntilIdle()
   }
-
-  /// A copy of `string` in a buffer of its own (as the engine writes each hash).
-  static func copied(_ string: String) -> String {
-    var source = string
-    return source.withUTF8 { bytes in
-      String(unsafeUninitializedCapacity: bytes.count) { _ = $0.initialize(from: bytes).index; return bytes.count }
-    }
-  }
 }
 
 /// The usable size of a heap block (glibc's `malloc_usable_size`, Darwin's `malloc_size`).
@@ -122,19 +112,18 @@ func allocationSize(_ pointer: UnsafeMutableRawPointer) -> Int {
 private func glibcUsableSize(_ pointer: UnsafeMutableRawPointer) -> Int
 #endif
 
-/// What a cleared query frees beyond itself: its data box and its hash string.
+/// What a cleared query frees beyond itself: its data box.
 struct FloorFields {
   var data: DataBox
-  var hash: String
 }
 
-/// A Swift object of a query's allocation size holding a data box and a hash string (its header,
-/// a stored property, is released with it).
+/// A Swift object of a query's allocation size holding a data box (its header, a stored
+/// property, is released with it).
 final class FloorQuery: ManagedBuffer<FloorFields, UInt8> {
-  static func make(size: Int, hash: String, data: DataBox) -> FloorQuery {
+  static func make(size: Int, data: DataBox) -> FloorQuery {
     // The object is its header (16 bytes), the fields, then the tail bytes.
     let tail = size - 16 - MemoryLayout<FloorFields>.stride
-    let object = create(minimumCapacity: tail) { _ in FloorFields(data: data, hash: hash) }
+    let object = create(minimumCapacity: tail) { _ in FloorFields(data: data) }
     return unsafeDowncast(object, to: FloorQuery.self)
   }
 }
