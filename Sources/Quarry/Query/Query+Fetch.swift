@@ -1,17 +1,32 @@
+import Synchronization
+
 /// One fetch, and the promise of its result (TanStack's `fetch` returns one): what the fetch's
-/// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal and
-/// the fetch options, with the retryer until the fetch settles. It is the retryer's host (its
+/// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal's
+/// state and the fetch options, with the retryer until the fetch settles. It is the retryer's host (its
 /// function and callbacks: one reference where five closures each held this object or the
 /// query), and the settled callback captures only it, so none costs a closure context; the
 /// run and the retryer hold each other until `fetchSettled` lets go of the retryer. Being the
 /// result promise itself saves an allocation per fetch; a caller holding the promise also
 /// keeps the query, the signal and the options until it lets go.
-final class QueryFetchRun: Promise<any Sendable>, RetryerHost, @unchecked Sendable {
-  // Safe: `retryer` and `fetchFn` are only read and written under the query's engine lock; the
-  // other members added here are immutable; the promise's own are guarded as its are.
+///
+/// The run is the fetch's ``AbortSignalSource``: TanStack's `AbortController` is made per fetch,
+/// but the ``AbortSignal`` object is made only when something asks for it (a query function
+/// reading `context.signal`, an infinite query's pages, a streamed query). Until then the run
+/// keeps what the signal would: whether the fetch was aborted, and the attempt's task to cancel
+/// (the signal's only handler then). Most fetches never make one: one allocation fewer each.
+final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource, @unchecked Sendable {
+  // Safe: `retryer` and `fetchFn` are only read and written under the query's engine lock;
+  // `abortState` is a `Mutex`, reached only through `withLock(orderingFor:)`; the other members
+  // added here are immutable; the promise's own are guarded as its are.
   let query: Query
-  let signal = AbortSignal()
   let fetchOptions: FetchOptions?
+  /// The signal once made; before, whether the fetch was aborted and the task to cancel then.
+  private struct AbortState {
+    var signal: AbortSignal?
+    var aborted = false
+    var task: Task<Void, any Error>?
+  }
+  private let abortState = Mutex(AbortState())
   var retryer: Retryer?
   /// An infinite query's fetch function; `nil` calls the query function (`runQueryFn`).
   var fetchFn: (() -> Promise<any Sendable>)?
@@ -27,7 +42,58 @@ final class QueryFetchRun: Promise<any Sendable>, RetryerHost, @unchecked Sendab
     return query.runQueryFn(of: self)
   }
 
-  func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, signal: signal) }
+  func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
+
+  /// The fetch's signal, made now if it has not been: aborted if the fetch was, else holding the
+  /// current attempt's task as its first handler, where the task would have registered it.
+  var abortSignal: AbortSignal {
+    abortState.withLock(orderingFor: self) { state in
+      if let signal = state.signal { return signal }
+      let signal = AbortSignal(aborted: state.aborted)
+      if let task = state.task {
+        state.task = nil
+        signal.onAbort { task.cancel() }
+      }
+      state.signal = signal
+      return signal
+    }
+  }
+
+  /// Cancels the attempt's `task` when the fetch aborts (at once if it has).
+  ///
+  /// Without a signal only the latest task is kept: attempts run one after another (the next
+  /// starts once the last one's promise has settled, its function returned), and cancelling a
+  /// task whose operation has returned changes nothing.
+  func cancelOnAbort(_ task: Task<Void, any Error>) {
+    let (signal, abortedAlready) = abortState.withLock(orderingFor: self) { state -> (AbortSignal?, Bool) in
+      if let signal = state.signal { return (signal, false) }
+      if state.aborted { return (nil, true) }
+      state.task = task
+      return (nil, false)
+    }
+    if let signal {
+      signal.onAbort { task.cancel() }
+    } else if abortedAlready {
+      task.cancel()
+    }
+  }
+
+  /// Aborts the fetch (TanStack's `abortController.abort()`): the signal if made (its handlers
+  /// run after the engine transaction), else the task, in the same place.
+  func abort(via engineLock: EngineLock) {
+    let (signal, task) = abortState.withLock(orderingFor: self) { state -> (AbortSignal?, Task<Void, any Error>?) in
+      if let signal = state.signal { return (signal, nil) }
+      if state.aborted { return (nil, nil) }
+      state.aborted = true
+      defer { state.task = nil }
+      return (nil, state.task)
+    }
+    if let signal {
+      signal.abort(via: engineLock)
+    } else if let task {
+      engineLock.record(.plumbing) { task.cancel() }
+    }
+  }
 
   func retryerFailed(_ failureCount: Int, _ error: any Error) {
     query.dispatch(.failed(failureCount: failureCount, error: error))
@@ -110,7 +176,7 @@ extension Query {
     }
 
     let run = QueryFetchRun(query: self, fetchOptions: fetchOptions, scheduler: engine.scheduler)
-    if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.signal, fetchOptions: fetchOptions) }
+    if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.abortSignal, fetchOptions: fetchOptions) }
 
     revertState = stateStorage
     dispatch(.fetch(meta: fetchOptions?.meta))
@@ -134,7 +200,7 @@ extension Query {
     // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
     let options = sharedOptionsBox
     let context = QueryFunctionContext(
-      queryKey: queryKey, meta: options.options.meta, client: client, signal: run.signal,
+      queryKey: queryKey, meta: options.options.meta, client: client, signalSource: run,
       // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
       // context of its own (a weak capture cost one, and the query's weak-reference table).
       onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
@@ -143,12 +209,12 @@ extension Query {
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
-  func onFetchCancel(_ error: any Error, signal: AbortSignal) {
+  func onFetchCancel(_ error: any Error, run: QueryFetchRun) {
     if let cancelled = error as? CancelledError, cancelled.revert, var reverted = revertState {
       reverted.fetchStatus = .idle
       setState(reverted)
     }
-    signal.abort(via: engine.lock)
+    run.abort(via: engine.lock)
   }
 
   /// The retryer's promise settled: settles the fetch's result and lets go of the retryer.
@@ -279,6 +345,6 @@ final class QueryFunctionCall: Promise<any Sendable>, @unchecked Sendable {
         reject(error)
       }
     }
-    context.abortSignal.onAbort { task.cancel() }
+    context.signalSource.cancelOnAbort(task)
   }
 }
