@@ -7,7 +7,8 @@ import Synchronization
 /// query), and the settled callback captures only it, so none costs a closure context; the
 /// run and the retryer hold each other until `fetchSettled` lets go of the retryer. Being the
 /// result promise itself saves an allocation per fetch; a caller holding the promise also
-/// keeps the query, the signal and the options until it lets go.
+/// keeps the query, the signal and the options until it lets go. It also runs each attempt of
+/// the query function (``startAttempt()``) where a ``QueryFunctionCall`` was one more object.
 ///
 /// The run is the fetch's ``AbortSignalSource``: TanStack's `AbortController` is made per fetch,
 /// but the ``AbortSignal`` object is made only when something asks for it (a query function
@@ -16,17 +17,30 @@ import Synchronization
 /// (the signal's only handler then). Most fetches never make one: one allocation fewer each.
 final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource, @unchecked Sendable {
   // Safe: `retryer` and `fetchFn` are only read and written under the query's engine lock;
-  // `abortState` is a `Mutex`, reached only through `withLock(orderingFor:)`; the other members
-  // added here are immutable; the promise's own are guarded as its are.
+  // `abortState` is a `Mutex`, reached only through `withLock(orderingFor:)`; `attemptOptions`
+  // and `attemptFn` are written under the engine lock by `runQueryFn(of:retryer:)` and taken by
+  // the start it records, on the same thread after the transaction; `attemptRetryer` is written
+  // there too and taken by the attempt's delivery job, which the attempt's task queues after
+  // writing its outcome under `abortState` (the next attempt is prepared only from that job's
+  // retryer); the other members added here are immutable; the promise's own are guarded as its
+  // are.
   let query: Query
   let fetchOptions: FetchOptions?
   /// The signal once made; before, whether the fetch was aborted and the task to cancel then.
+  /// With them, the outcome of the query function's attempt, from its task until its delivery
+  /// job (``attemptSettled(_:)``; `.pending` between attempts).
   private struct AbortState {
     var signal: AbortSignal?
     var aborted = false
     var task: Task<Void, any Error>?
+    var attemptOutcome = PromiseState.pending
   }
   private let abortState = Mutex(AbortState())
+  /// The attempt's options and function, from `runQueryFn(of:retryer:)` until its start.
+  private var attemptOptions: QueryOptionsBox?
+  private var attemptFn: QueryFunction?
+  /// The retryer to tell, from `runQueryFn(of:retryer:)` until the attempt's outcome is delivered.
+  private var attemptRetryer: Retryer?
   var retryer: Retryer?
   /// An infinite query's fetch function; `nil` calls the query function (`runQueryFn`).
   var fetchFn: (() -> Promise<any Sendable>)?
@@ -37,9 +51,66 @@ final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource
     super.init(scheduler: scheduler)
   }
 
-  func retryerAttempt() -> Promise<any Sendable> {
+  func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>? {
     if let fetchFn { return fetchFn() }
-    return query.runQueryFn(of: self)
+    return query.runQueryFn(of: self, retryer: retryer)
+  }
+
+  /// Holds the attempt's options and function for its recorded start (TanStack's call of the
+  /// query function; see ``startAttempt()``). Under the engine lock.
+  func prepareAttempt(_ options: QueryOptionsBox, _ fn: QueryFunction, retryer: Retryer) {
+    attemptOptions = options
+    attemptFn = fn
+    attemptRetryer = retryer
+  }
+
+  /// Starts the attempt's query function at once (`Task.immediate`, like a JavaScript call) on
+  /// the scheduler's executor, as ``QueryFunctionCall/start()`` does; the run stands in for the
+  /// call's promise (one allocation fewer per fetch): the task leaves the outcome here and
+  /// queues the job in which that promise would have delivered it to the retryer. Attempts run
+  /// one after another (the next starts from that job's retryer), so one slot each suffices.
+  ///
+  /// The function's context is built in the task from the options, the query's key (immutable)
+  /// and its client (set once): the values TanStack's context holds, and the context is not
+  /// moved through an optional member (its value witnesses cost ~1,000 instructions per fetch).
+  func startAttempt() {
+    guard let options = attemptOptions, let fn = attemptFn else { preconditionFailure("an attempt starts once") }
+    attemptOptions = nil
+    attemptFn = nil
+    let task = Task<Void, any Error>.immediate(executorPreference: scheduler.taskExecutor) { [self, options, fn] () async throws -> Void in
+      let query = self.query
+      let context = QueryFunctionContext(
+        queryKey: query.queryKey, meta: options.options.meta, client: query.client, signalSource: self,
+        onSignalRead: { [query] in query.engine.lock.sync { query.abortSignalConsumed = true } })
+      do {
+        attemptSettled(.fulfilled(try await fn.call(context)))
+      } catch {
+        attemptSettled(.rejected(error))
+      }
+    }
+    cancelOnAbort(task)
+  }
+
+  /// The attempt's task is done: keeps the outcome and queues its delivery job (the job a
+  /// promise queues as it settles with a callback registered).
+  private func attemptSettled(_ outcome: consuming PromiseState) {
+    abortState.withLock(orderingFor: self) { state in swap(&state.attemptOutcome, &outcome) }
+    scheduler.enqueue { [self] in deliverAttempt() }
+  }
+
+  /// The attempt's delivery job: tells the retryer the outcome.
+  private func deliverAttempt() {
+    var settled = PromiseState.pending
+    abortState.withLock(orderingFor: self) { state in swap(&settled, &state.attemptOutcome) }
+    guard let retryer = attemptRetryer else { preconditionFailure("an attempt delivers once") }
+    attemptRetryer = nil
+    let outcome: Result<any Sendable, any Error>
+    switch consume settled {
+    case .fulfilled(let value): outcome = .success(value)
+    case .rejected(let error): outcome = .failure(error)
+    case .pending: preconditionFailure("an attempt delivers once settled")
+    }
+    retryer.attemptSettled(outcome)
   }
 
   func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
@@ -195,17 +266,26 @@ extension Query {
     return run
   }
 
-  /// The fetch function of a query that is not infinite: calls the query function.
-  func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable> {
+  /// The fetch function of a query that is not infinite: calls the query function. With a
+  /// function, the run starts it and tells `retryer` (``QueryFetchRun/startAttempt()``: `nil`);
+  /// without one, the promise ``runQueryFn(_:_:queryFn:)`` answers.
+  func runQueryFn(of run: QueryFetchRun, retryer: Retryer) -> Promise<any Sendable>? {
     // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
     let options = sharedOptionsBox
-    let context = QueryFunctionContext(
-      queryKey: queryKey, meta: options.options.meta, client: client, signalSource: run,
-      // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
-      // context of its own (a weak capture cost one, and the query's weak-reference table).
-      onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
     abortSignalConsumed = false
-    return runQueryFn(consume context, run.fetchOptions, queryFn: options.options.queryFn)
+    guard case .function(let fn)? = options.options.queryFn else {
+      let context = QueryFunctionContext(
+        queryKey: queryKey, meta: options.options.meta, client: client, signalSource: run,
+        // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
+        // context of its own (a weak capture cost one, and the query's weak-reference table).
+        onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
+      return runQueryFn(consume context, run.fetchOptions, queryFn: options.options.queryFn)
+    }
+    // The run builds the context in the attempt's task, as above (`startAttempt`).
+    run.prepareAttempt(options, fn, retryer: retryer)
+    // Started after the transaction: the function's synchronous prefix never runs under the lock.
+    engine.lock.record(.plumbing) { [run] in run.startAttempt() }
+    return nil
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
@@ -313,8 +393,9 @@ extension Query {
   }
 }
 
-/// One call of a query function, and the promise of its outcome: what its recorded start and
-/// its task share. The recorded start captures this object alone (no closure context of its
+/// One call of a query function, and the promise of its outcome (an infinite query's page, and
+/// a query without a function's initial path: a query's own attempts run on its
+/// ``QueryFetchRun``, without a promise per call): what its recorded start and its task share. The recorded start captures this object alone (no closure context of its
 /// own), the function's context is copied once, into it, and the promise is this object (one
 /// allocation: the promise, the recorded start's closure context and the task's each held a
 /// copy of the promise, the function and the context before).
