@@ -48,9 +48,9 @@ import Testing
     }, queryFn: { scheduler in .fn { _ in await scheduler.sleep(1000); return "late" } }))
   }
 
-  /// Cancelling a fetch cancels the Swift task running its query function (the abort signal's
-  /// handler, which `QueryFunctionCall.start` registers), and a settled fetch's function saw no
-  /// cancellation.
+  /// Cancelling a fetch cancels the Swift task running its query function (registered with the
+  /// fetch's abort state by `QueryFetchRun.startAttempt`, or with the signal by
+  /// `QueryFunctionCall.start`), and a settled fetch's function saw no cancellation.
   @Test(arguments: [true, false]) func cancellingAFetchCancelsTheTaskOfItsQueryFunction(cancel: Bool) {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)

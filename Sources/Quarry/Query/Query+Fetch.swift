@@ -1,17 +1,46 @@
+import Synchronization
+
 /// One fetch, and the promise of its result (TanStack's `fetch` returns one): what the fetch's
-/// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal and
-/// the fetch options, with the retryer until the fetch settles. It is the retryer's host (its
+/// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal's
+/// state and the fetch options, with the retryer until the fetch settles. It is the retryer's host (its
 /// function and callbacks: one reference where five closures each held this object or the
 /// query), and the settled callback captures only it, so none costs a closure context; the
 /// run and the retryer hold each other until `fetchSettled` lets go of the retryer. Being the
 /// result promise itself saves an allocation per fetch; a caller holding the promise also
-/// keeps the query, the signal and the options until it lets go.
-final class QueryFetchRun: Promise<any Sendable>, RetryerHost, @unchecked Sendable {
-  // Safe: `retryer` and `fetchFn` are only read and written under the query's engine lock; the
-  // other members added here are immutable; the promise's own are guarded as its are.
+/// keeps the query, the signal and the options until it lets go. It also runs each attempt of
+/// the query function (``startAttempt()``) where a ``QueryFunctionCall`` was one more object.
+///
+/// The run is the fetch's ``AbortSignalSource``: TanStack's `AbortController` is made per fetch,
+/// but the ``AbortSignal`` object is made only when something asks for it (a query function
+/// reading `context.signal`, an infinite query's pages, a streamed query). Until then the run
+/// keeps what the signal would: whether the fetch was aborted, and the attempt's task to cancel
+/// (the signal's only handler then). Most fetches never make one: one allocation fewer each.
+final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource, @unchecked Sendable {
+  // Safe: `retryer` and `fetchFn` are only read and written under the query's engine lock;
+  // `abortState` is a `Mutex`, reached only through `withLock(orderingFor:)`; `attemptOptions`
+  // and `attemptFn` are written under the engine lock by `runQueryFn(of:retryer:)` and taken by
+  // the start it records, on the same thread after the transaction; `attemptRetryer` is written
+  // there too and taken by the attempt's delivery job, which the attempt's task queues after
+  // writing its outcome under `abortState` (the next attempt is prepared only from that job's
+  // retryer); the other members added here are immutable; the promise's own are guarded as its
+  // are.
   let query: Query
-  let signal = AbortSignal()
   let fetchOptions: FetchOptions?
+  /// The signal once made; before, whether the fetch was aborted and the task to cancel then.
+  /// With them, the outcome of the query function's attempt, from its task until its delivery
+  /// job (``attemptSettled(_:)``; `.pending` between attempts).
+  private struct AbortState {
+    var signal: AbortSignal?
+    var aborted = false
+    var task: Task<Void, any Error>?
+    var attemptOutcome = PromiseState.pending
+  }
+  private let abortState = Mutex(AbortState())
+  /// The attempt's options and function, from `runQueryFn(of:retryer:)` until its start.
+  private var attemptOptions: QueryOptionsBox?
+  private var attemptFn: QueryFunction?
+  /// The retryer to tell, from `runQueryFn(of:retryer:)` until the attempt's outcome is delivered.
+  private var attemptRetryer: Retryer?
   var retryer: Retryer?
   /// An infinite query's fetch function; `nil` calls the query function (`runQueryFn`).
   var fetchFn: (() -> Promise<any Sendable>)?
@@ -22,12 +51,120 @@ final class QueryFetchRun: Promise<any Sendable>, RetryerHost, @unchecked Sendab
     super.init(scheduler: scheduler)
   }
 
-  func retryerAttempt() -> Promise<any Sendable> {
+  func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>? {
     if let fetchFn { return fetchFn() }
-    return query.runQueryFn(of: self)
+    return query.runQueryFn(of: self, retryer: retryer)
   }
 
-  func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, signal: signal) }
+  /// Holds the attempt's options and function for its recorded start (TanStack's call of the
+  /// query function; see ``startAttempt()``). Under the engine lock.
+  func prepareAttempt(_ options: QueryOptionsBox, _ fn: QueryFunction, retryer: Retryer) {
+    attemptOptions = options
+    attemptFn = fn
+    attemptRetryer = retryer
+  }
+
+  /// Starts the attempt's query function at once (`Task.immediate`, like a JavaScript call) on
+  /// the scheduler's executor, as ``QueryFunctionCall/start()`` does; the run stands in for the
+  /// call's promise (one allocation fewer per fetch): the task leaves the outcome here and
+  /// queues the job in which that promise would have delivered it to the retryer. Attempts run
+  /// one after another (the next starts from that job's retryer), so one slot each suffices.
+  ///
+  /// The function's context is built in the task from the options, the query's key (immutable)
+  /// and its client (set once): the values TanStack's context holds, and the context is not
+  /// moved through an optional member (its value witnesses cost ~1,000 instructions per fetch).
+  func startAttempt() {
+    guard let options = attemptOptions, let fn = attemptFn else { preconditionFailure("an attempt starts once") }
+    attemptOptions = nil
+    attemptFn = nil
+    let task = Task<Void, any Error>.immediate(executorPreference: scheduler.taskExecutor) { [self, options, fn] () async throws -> Void in
+      let query = self.query
+      let context = QueryFunctionContext(
+        queryKey: query.queryKey, meta: options.options.meta, client: query.client, signalSource: self,
+        onSignalRead: { [query] in query.engine.lock.sync { query.abortSignalConsumed = true } })
+      do {
+        attemptSettled(.fulfilled(try await fn.call(context)))
+      } catch {
+        attemptSettled(.rejected(error))
+      }
+    }
+    cancelOnAbort(task)
+  }
+
+  /// The attempt's task is done: keeps the outcome and queues its delivery job (the job a
+  /// promise queues as it settles with a callback registered).
+  private func attemptSettled(_ outcome: consuming PromiseState) {
+    abortState.withLock(orderingFor: self) { state in swap(&state.attemptOutcome, &outcome) }
+    scheduler.enqueue { [self] in deliverAttempt() }
+  }
+
+  /// The attempt's delivery job: tells the retryer the outcome.
+  private func deliverAttempt() {
+    var settled = PromiseState.pending
+    abortState.withLock(orderingFor: self) { state in swap(&settled, &state.attemptOutcome) }
+    guard let retryer = attemptRetryer else { preconditionFailure("an attempt delivers once") }
+    attemptRetryer = nil
+    let outcome: Result<any Sendable, any Error>
+    switch consume settled {
+    case .fulfilled(let value): outcome = .success(value)
+    case .rejected(let error): outcome = .failure(error)
+    case .pending: preconditionFailure("an attempt delivers once settled")
+    }
+    retryer.attemptSettled(outcome)
+  }
+
+  func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
+
+  /// The fetch's signal, made now if it has not been: aborted if the fetch was, else holding the
+  /// current attempt's task as its first handler, where the task would have registered it.
+  var abortSignal: AbortSignal {
+    abortState.withLock(orderingFor: self) { state in
+      if let signal = state.signal { return signal }
+      let signal = AbortSignal(aborted: state.aborted)
+      if let task = state.task {
+        state.task = nil
+        signal.onAbort { task.cancel() }
+      }
+      state.signal = signal
+      return signal
+    }
+  }
+
+  /// Cancels the attempt's `task` when the fetch aborts (at once if it has).
+  ///
+  /// Without a signal only the latest task is kept: attempts run one after another (the next
+  /// starts once the last one's promise has settled, its function returned), and cancelling a
+  /// task whose operation has returned changes nothing.
+  func cancelOnAbort(_ task: Task<Void, any Error>) {
+    let (signal, abortedAlready) = abortState.withLock(orderingFor: self) { state -> (AbortSignal?, Bool) in
+      if let signal = state.signal { return (signal, false) }
+      if state.aborted { return (nil, true) }
+      state.task = task
+      return (nil, false)
+    }
+    if let signal {
+      signal.onAbort { task.cancel() }
+    } else if abortedAlready {
+      task.cancel()
+    }
+  }
+
+  /// Aborts the fetch (TanStack's `abortController.abort()`): the signal if made (its handlers
+  /// run after the engine transaction), else the task, in the same place.
+  func abort(via engineLock: EngineLock) {
+    let (signal, task) = abortState.withLock(orderingFor: self) { state -> (AbortSignal?, Task<Void, any Error>?) in
+      if let signal = state.signal { return (signal, nil) }
+      if state.aborted { return (nil, nil) }
+      state.aborted = true
+      defer { state.task = nil }
+      return (nil, state.task)
+    }
+    if let signal {
+      signal.abort(via: engineLock)
+    } else if let task {
+      engineLock.record(.plumbing) { task.cancel() }
+    }
+  }
 
   func retryerFailed(_ failureCount: Int, _ error: any Error) {
     query.dispatch(.failed(failureCount: failureCount, error: error))
@@ -110,7 +247,7 @@ extension Query {
     }
 
     let run = QueryFetchRun(query: self, fetchOptions: fetchOptions, scheduler: engine.scheduler)
-    if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.signal, fetchOptions: fetchOptions) }
+    if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.abortSignal, fetchOptions: fetchOptions) }
 
     revertState = stateStorage
     dispatch(.fetch(meta: fetchOptions?.meta))
@@ -129,26 +266,35 @@ extension Query {
     return run
   }
 
-  /// The fetch function of a query that is not infinite: calls the query function.
-  func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable> {
+  /// The fetch function of a query that is not infinite: calls the query function. With a
+  /// function, the run starts it and tells `retryer` (``QueryFetchRun/startAttempt()``: `nil`);
+  /// without one, the promise ``runQueryFn(_:_:queryFn:)`` answers.
+  func runQueryFn(of run: QueryFetchRun, retryer: Retryer) -> Promise<any Sendable>? {
     // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
     let options = sharedOptionsBox
-    let context = QueryFunctionContext(
-      queryKey: queryKey, meta: options.options.meta, client: client, signal: run.signal,
-      // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
-      // context of its own (a weak capture cost one, and the query's weak-reference table).
-      onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
     abortSignalConsumed = false
-    return runQueryFn(consume context, run.fetchOptions, queryFn: options.options.queryFn)
+    guard case .function(let fn)? = options.options.queryFn else {
+      let context = QueryFunctionContext(
+        queryKey: queryKey, meta: options.options.meta, client: client, signalSource: run,
+        // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
+        // context of its own (a weak capture cost one, and the query's weak-reference table).
+        onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
+      return runQueryFn(consume context, run.fetchOptions, queryFn: options.options.queryFn)
+    }
+    // The run builds the context in the attempt's task, as above (`startAttempt`).
+    run.prepareAttempt(options, fn, retryer: retryer)
+    // Started after the transaction: the function's synchronous prefix never runs under the lock.
+    engine.lock.record(.plumbing) { [run] in run.startAttempt() }
+    return nil
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
-  func onFetchCancel(_ error: any Error, signal: AbortSignal) {
+  func onFetchCancel(_ error: any Error, run: QueryFetchRun) {
     if let cancelled = error as? CancelledError, cancelled.revert, var reverted = revertState {
       reverted.fetchStatus = .idle
       setState(reverted)
     }
-    signal.abort(via: engine.lock)
+    run.abort(via: engine.lock)
   }
 
   /// The retryer's promise settled: settles the fetch's result and lets go of the retryer.
@@ -247,8 +393,9 @@ extension Query {
   }
 }
 
-/// One call of a query function, and the promise of its outcome: what its recorded start and
-/// its task share. The recorded start captures this object alone (no closure context of its
+/// One call of a query function, and the promise of its outcome (an infinite query's page, and
+/// a query without a function's initial path: a query's own attempts run on its
+/// ``QueryFetchRun``, without a promise per call): what its recorded start and its task share. The recorded start captures this object alone (no closure context of its
 /// own), the function's context is copied once, into it, and the promise is this object (one
 /// allocation: the promise, the recorded start's closure context and the task's each held a
 /// copy of the promise, the function and the context before).
@@ -279,6 +426,6 @@ final class QueryFunctionCall: Promise<any Sendable>, @unchecked Sendable {
         reject(error)
       }
     }
-    context.abortSignal.onAbort { task.cancel() }
+    context.signalSource.cancelOnAbort(task)
   }
 }

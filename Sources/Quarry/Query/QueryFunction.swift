@@ -12,9 +12,12 @@ public final class AbortSignal: @unchecked Sendable {
     var moreHandlers: [@Sendable () -> Void] = []
   }
 
-  private let guarded = Mutex(Guarded())
+  private let guarded: Mutex<Guarded>
 
-  init() {}
+  init() { guarded = Mutex(Guarded()) }
+
+  /// A signal made after its fetch was aborted starts aborted (``QueryFetchRun/abortSignal``).
+  init(aborted: Bool) { guarded = Mutex(Guarded(aborted: aborted)) }
 
   /// `guarded.withLock(body)`, with the lock's ordering told to the thread sanitizer
   /// (Mutex+Sanitizer.swift).
@@ -53,6 +56,22 @@ public final class AbortSignal: @unchecked Sendable {
   }
 }
 
+/// Where a query function's context gets its abort signal: a signal itself, or a fetch that
+/// makes its signal only when something asks for it (``QueryFetchRun``: most query functions
+/// never read the signal, and the signal was one allocation per fetch).
+protocol AbortSignalSource: AnyObject, Sendable {
+  /// The signal (made now if it has not been).
+  var abortSignal: AbortSignal { get }
+  /// Cancels `task` when the signal aborts (at once if it has), without making the signal.
+  func cancelOnAbort(_ task: Task<Void, any Error>)
+}
+
+extension AbortSignal: AbortSignalSource {
+  var abortSignal: AbortSignal { self }
+
+  func cancelOnAbort(_ task: Task<Void, any Error>) { onAbort { task.cancel() } }
+}
+
 /// What a query function receives (TanStack's `QueryFunctionContext`).
 public struct QueryFunctionContext: Sendable {
   /// The query's key.
@@ -66,16 +85,24 @@ public struct QueryFunctionContext: Sendable {
   public private(set) weak var client: QueryClient?
   /// Which way an infinite query's page is fetched (`nil` for other queries).
   public let direction: FetchDirection?
-  let abortSignal: AbortSignal
+  /// Where the signal comes from (a fetch's is made when first asked for).
+  let signalSource: any AbortSignalSource
   let onSignalRead: @Sendable () -> Void
 
+  /// The abort signal, without marking it read (made now if the fetch has not made it yet).
+  var abortSignal: AbortSignal { signalSource.abortSignal }
+
   init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, direction: FetchDirection? = nil, client: QueryClient? = nil, signal: AbortSignal, onSignalRead: @escaping @Sendable () -> Void) {
+    self.init(queryKey: queryKey, meta: meta, pageParam: pageParam, direction: direction, client: client, signalSource: signal, onSignalRead: onSignalRead)
+  }
+
+  init(queryKey: QueryKey, meta: JSONValue?, pageParam: JSONValue? = nil, direction: FetchDirection? = nil, client: QueryClient? = nil, signalSource: any AbortSignalSource, onSignalRead: @escaping @Sendable () -> Void) {
     self.queryKey = queryKey
     self.meta = meta
     self.pageParam = pageParam
     self.direction = direction
     self.client = client
-    self.abortSignal = signal
+    self.signalSource = signalSource
     self.onSignalRead = onSignalRead
   }
 

@@ -106,23 +106,29 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   private func run() {
     if isResolved { return }
     let initial = failureCount == 0 ? config.initialPromise : nil
-    let attempt = initial ?? callFn()
+    // `nil`: the host runs the attempt and calls `attemptSettled` in its delivery job.
+    guard let attempt = initial ?? callFn() else { return }
     // TanStack's `.then(resolve).catch(handleFailure)`: `resolve` one job after the attempt
     // fulfils; `handleFailure` two jobs after it rejects (the rejection passes through the
     // `then` promise first), so its job is queued at the moment that promise would settle.
     // The `catch` promise's no-op job after a success ran nothing observable: left out, with
     // the two intermediate promises and their closures.
-    attempt.whenSettled { [self] outcome in
-      switch outcome {
-      case .success(let value): engine.lock.sync { settleSucceeded(value) }
-      case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
-      }
+    attempt.whenSettled { [self] outcome in attemptSettled(outcome) }
+  }
+
+  /// What the retryer does when an attempt settles, in the job in which the attempt's promise
+  /// delivers its outcome (a ``RetryerHost`` that runs the attempt itself calls it there).
+  func attemptSettled(_ outcome: Result<any Sendable, any Error>) {
+    switch outcome {
+    case .success(let value): engine.lock.sync { settleSucceeded(value) }
+    case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
     }
   }
 
-  /// One attempt of the function: the host's, or `config.fn`.
-  private func callFn() -> Promise<any Sendable> {
-    if let host = config.host { return host.retryerAttempt() }
+  /// One attempt of the function: the host's, or `config.fn`; `nil` when the host runs it
+  /// without a promise (it then calls ``attemptSettled(_:)``).
+  private func callFn() -> Promise<any Sendable>? {
+    if let host = config.host { return host.retryerAttempt(of: self) }
     guard let fn = config.fn else { preconditionFailure("a retryer has a host or a function") }
     return fn()
   }
@@ -180,8 +186,10 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
 /// reference where a mutation's holds five closures (each a reference retained and released,
 /// stored and destroyed with the retryer).
 protocol RetryerHost: AnyObject {
-  /// One attempt of the fetch function (the config's `fn`).
-  func retryerAttempt() -> Promise<any Sendable>
+  /// One attempt of the fetch function (the config's `fn`): its promise, or `nil` when the host
+  /// runs the attempt itself and calls `retryer.attemptSettled(_:)` in a job queued as the
+  /// attempt settles (where the promise's delivery job would run).
+  func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>?
   /// The retryer was cancelled (`onCancel`).
   func retryerCancelled(_ error: any Error)
   /// An attempt failed and will be retried (`onFail`).

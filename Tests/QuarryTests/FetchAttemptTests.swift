@@ -1,0 +1,87 @@
+import Synchronization
+import Testing
+@testable import Quarry
+
+/// A query's fetch runs each attempt of its query function itself (`QueryFetchRun.startAttempt`,
+/// no promise per call): every attempt gets the context TanStack builds for it, the retryer
+/// hears each outcome, and nothing is kept once the fetch has settled.
+@Suite struct FetchAttemptTests {
+  private struct Seen: Sendable {
+    var keys: [QueryKey] = []
+    var metas: [JSONValue?] = []
+    var hadClient: [Bool] = []
+  }
+
+  private final class Weak: @unchecked Sendable {
+    // Safe: written and read on the test's thread only.
+    weak var retryer: Retryer?
+    weak var run: Promise<any Sendable>?
+  }
+
+  /// `failures` attempts fail before one succeeds (three retries allowed, no delay).
+  @Test(arguments: [0, 1, 3]) func eachAttemptGetsItsContextAndTheLastOutcomeSettlesTheFetch(failures: Int) {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    let seen = Mutex(Seen())
+    var options = QueryOptions(queryKey: ["k", 1])
+    options.meta = .string("m")
+    options.retry = .count(3)
+    options.retryDelay = .milliseconds(0)
+    options.queryFn = .fn { context in
+      let attempt = seen.withLock { seen -> Int in
+        seen.keys.append(context.queryKey)
+        seen.metas.append(context.meta)
+        seen.hadClient.append(context.client != nil)
+        return seen.keys.count
+      }
+      await scheduler.sleep(5)
+      if attempt <= failures { throw QuarryError.undefinedData(queryHash: "attempt \(attempt)") }
+      return "data \(attempt)"
+    }
+    let weak = Weak()
+    let result = Mutex<String?>(nil)
+    do {
+      let promise = client.fetchQueryPromise(options)
+      weak.run = promise
+      let query = client.queryCache.find(QueryFilters(queryKey: ["k", 1]))!
+      weak.retryer = client.engine.lock.sync { query.retryer }
+      promise.whenSettled { outcome in result.withLock { $0 = (try? outcome.get()) as? String ?? "failed" } }
+    }
+    scheduler.advance(by: 100)
+    let attempts = failures + 1
+    #expect(result.withLock { $0 } == "data \(attempts)")
+    let final = seen.withLock { $0 }
+    #expect(final.keys == Array(repeating: ["k", 1], count: attempts))
+    #expect(final.metas == Array(repeating: .string("m"), count: attempts))
+    #expect(final.hadClient == Array(repeating: true, count: attempts))
+    #expect(weak.retryer == nil)
+    #expect(weak.run == nil)
+  }
+
+  /// An attempt that outlives its cancelled fetch is still delivered (to a settled retryer,
+  /// which ignores it), and then nothing is left.
+  @Test func anAttemptThatOutlivesItsCancelledFetchIsDeliveredAndFreed() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["k"])
+    options.retry = .bool(false)
+    options.queryFn = .fn { _ in await scheduler.sleep(1000); return "late" }
+    let weak = Weak()
+    do {
+      let promise = client.fetchQueryPromise(options)
+      weak.run = promise
+      let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
+      weak.retryer = client.engine.lock.sync { query.retryer }
+    }
+    scheduler.advance(by: 10)
+    _ = client.cancelQueriesPromise(QueryFilters(queryKey: ["k"]))
+    scheduler.advance(by: 10)
+    // The attempt's task still runs, and holds the run and the retryer it will tell.
+    #expect(weak.retryer != nil)
+    scheduler.advance(by: 2000)
+    #expect(weak.retryer == nil)
+    #expect(weak.run == nil)
+    let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
+    #expect(query.state.data == nil)
+  }
+}
