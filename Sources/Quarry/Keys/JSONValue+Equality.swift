@@ -43,6 +43,12 @@ extension JSONValue {
   /// even under canonical equivalence, so at most one of `y`'s has a given name's code units, as
   /// `exactMember` finds.
   private static func equalSmallObjects(_ x: [String: JSONValue], _ y: [String: JSONValue], depth: Int) -> Bool {
+    if x.count == 1 {
+      // One member each (a key's `["page": n]`): one comparison, without scanning `y` again.
+      for (key, value) in x {
+        for (name, other) in y { return name.hasSameCodeUnits(as: key) && equal(value, other, depth: depth + 1) }
+      }
+    }
     for (key, value) in x {
       var other: JSONValue?
       for (name, candidate) in y where name.hasSameCodeUnits(as: key) {
@@ -101,6 +107,13 @@ extension String {
   /// Whether two strings have the same code units (JavaScript's `===`), unlike `==`, which
   /// compares by Unicode canonical equivalence.
   func hasSameCodeUnits(as other: String) -> Bool {
+    // The same bits are the same string (a value is its bits): a key's small strings, and copies
+    // of one stored string, are told equal without reading their code units.
+    if MemoryLayout<String>.size == 16,
+      unsafeBitCast(self, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self)
+    {
+      return true
+    }
     let count = utf8.count
     guard count == other.utf8.count else { return false }
     if count == 0 { return true }
