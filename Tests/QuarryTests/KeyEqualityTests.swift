@@ -104,3 +104,102 @@ private struct SplitMix {
     return z ^ (z >> 31)
   }
 }
+
+/// The structural hash's walk folds scalars in place and containers out of line; the hash it
+/// computes must stay what the single recursive walk computed (it decides table buckets and
+/// holds the faithful bit), so it is checked here against that walk, kept as a reference.
+@Suite struct StructuralHashReferenceTests {
+  private static func reference(_ parts: [JSONValue]) -> Int {
+    var hasher = StructuralHasher()
+    var faithful = true
+    hasher.combine(tag: 5, count: parts.count)
+    for part in parts { combine(part, into: &hasher, depth: 0, faithful: &faithful) }
+    return hasher.value & ~JSONValue.unfaithfulHashBit | (faithful ? 0 : JSONValue.unfaithfulHashBit)
+  }
+
+  private static func reference(_ value: JSONValue) -> Int {
+    var hasher = StructuralHasher()
+    var faithful = true
+    combine(value, into: &hasher, depth: 0, faithful: &faithful)
+    return hasher.value
+  }
+
+  /// The walk as it was before the tenth pass's keys11 (one recursive function).
+  private static func combine(_ value: JSONValue, into hasher: inout StructuralHasher, depth: Int, faithful: inout Bool) {
+    switch value {
+    case .null: hasher.combine(tag: 0, count: 0)
+    case .undefined:
+      hasher.combine(tag: 1, count: 0)
+      faithful = false
+    case .bool(let b): hasher.combine(tag: 2, count: b ? 1 : 0)
+    case .number(let n):
+      if !n.isFinite { faithful = false }
+      hasher.combine(tag: 3, count: 0)
+      hasher.combine(n == 0 ? 0 : n.bitPattern)
+    case .string(let s):
+      hasher.combine(codeUnitsOf: s)
+    case .array(let items):
+      hasher.combine(tag: 5, count: items.count)
+      guard depth < JSONValue.hashedDepth else {
+        if !items.isEmpty { faithful = false }
+        return
+      }
+      for item in items { combine(item, into: &hasher, depth: depth + 1, faithful: &faithful) }
+    case .object(let members):
+      hasher.combine(tag: 6, count: members.count)
+      guard depth < JSONValue.hashedDepth else {
+        if !members.isEmpty { faithful = false }
+        return
+      }
+      var sum: UInt64 = 0
+      for (name, value) in members {
+        var member = hasher.fresh()
+        member.combine(codeUnitsOf: name)
+        combine(value, into: &member, depth: depth + 1, faithful: &faithful)
+        sum &+= member.state
+      }
+      hasher.combine(sum)
+    }
+  }
+
+  private static func value(_ g: inout SplitMix, depth: Int) -> JSONValue {
+    switch g.next() % (depth < 7 ? 9 : 6) {
+    case 0: return .null
+    case 1: return .undefined
+    case 2: return .bool(g.next() % 2 == 0)
+    case 3: return .number([0, -0.0, 1, -2.5, 1e21, .nan, .infinity, Double(g.next() % 1000)][Int(g.next() % 8)])
+    case 4, 5:
+      let length = Int(g.next() % 24)
+      return .string(String((0..<length).map { _ in Character(Unicode.Scalar(UInt8(97 + g.next() % 26))) }) + (g.next() % 5 == 0 ? "\u{E9}" : ""))
+    case 6: return .array((0..<Int(g.next() % 4)).map { _ in value(&g, depth: depth + 1) })
+    default:
+      var members: [String: JSONValue] = [:]
+      for i in 0..<Int(g.next() % 12) { members["m\(i)\(g.next() % 3)"] = value(&g, depth: depth + 1) }
+      return .object(members)
+    }
+  }
+
+  @Test func randomKeysHashAsTheReferenceWalk() {
+    var g = SplitMix(seed: 0x6B65_7973_3131)
+    var unfaithful = 0
+    for _ in 0..<4_000 {
+      let parts = (0..<Int(g.next() % 5)).map { _ in Self.value(&g, depth: 0) }
+      let key = QueryKey(parts)
+      #expect(key.structuralHash == Self.reference(parts), "\(key)")
+      if !key.isHashedFaithfully { unfaithful += 1 }
+      var copy = key
+      copy.parts = parts
+      #expect(copy.structuralHash == key.structuralHash)
+      for part in parts { #expect(part.structuralHash == Self.reference(part)) }
+    }
+    // Both kinds of key were generated.
+    #expect(unfaithful > 400 && unfaithful < 3_600)
+    // The benchmark's key shape, and deep values past the hashed depth.
+    for i in 0..<200 {
+      let parts: [JSONValue] = ["todos", .number(Double(i)), ["page": .number(Double(i % 10))]]
+      #expect(QueryKey(parts).structuralHash == Self.reference(parts))
+    }
+    let deep = [DeepValueTests.deep(40), DeepValueTests.deep(3)]
+    #expect(QueryKey(deep).structuralHash == Self.reference(deep))
+  }
+}
