@@ -120,7 +120,7 @@ public final class QueryClient: @unchecked Sendable {
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
     // The data box alone is read out of the state (reading `data` made the optimizer copy the
     // whole state first).
-    let box: DataBox? = engine.lock.sync { existingQuery(queryKey)?.stateStorage.dataBox }
+    let box: DataBox? = underReadLock { existingQuery(queryKey)?.stateStorage.dataBox }
     return box?.value
   }
 
@@ -166,7 +166,15 @@ public final class QueryClient: @unchecked Sendable {
   /// follow keys).
   @usableFromInline
   func cachedDataBox(_ queryKey: QueryKey) -> DataBox? {
-    engine.lock.sync { existingQuery(queryKey)?.stateStorage.dataBox }
+    underReadLock { existingQuery(queryKey)?.stateStorage.dataBox }
+  }
+
+  /// `engine.lock.sync(body)` for a keyed read, without retaining the lock around it and
+  /// releasing it after (about 30 instructions of a hit): `self` holds the engine, and the
+  /// engine its lock (both `let`), for as long as the caller holds `self`.
+  @inline(__always)
+  private func underReadLock<T>(_ body: () -> T) -> T {
+    Unmanaged.passUnretained(engine.lock)._withUnsafeGuaranteedRef { $0.sync(body) }
   }
 
   /// The typed read's data not of type `T` itself: JSON decoded into `T`, or the type mismatch
@@ -178,7 +186,7 @@ public final class QueryClient: @unchecked Sendable {
 
   /// The state of `queryKey`'s query, if cached.
   public func getQueryState(_ queryKey: QueryKey) -> QueryState? {
-    engine.lock.sync { existingQuery(queryKey)?.stateStorage }
+    underReadLock { existingQuery(queryKey)?.stateStorage }
   }
 
   /// The key and data of every matching query.

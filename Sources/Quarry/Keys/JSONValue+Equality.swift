@@ -12,13 +12,26 @@ extension JSONValue {
   /// Any depth is compared safely: past `recursionLimit` levels without recursion.
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { equal(lhs, rhs, depth: 0) }
 
+  /// Inlined where it is called (into `==`, and so into `[JSONValue] ==`, a key's comparison),
+  /// so that scalars, most of a key's parts, compare in place; arrays and objects go on in
+  /// ``equalContainers(_:_:depth:)``.
+  @inline(__always)
   private static func equal(_ a: JSONValue, _ b: JSONValue, depth: Int) -> Bool {
+    switch a {
+    case .null: if case .null = b { return true } else { return false }
+    case .undefined: if case .undefined = b { return true } else { return false }
+    case .bool(let x): if case .bool(let y) = b { return x == y } else { return false }
+    case .number(let x): if case .number(let y) = b { return x == y } else { return false }
+    case .string(let x): if case .string(let y) = b { return x.hasSameCodeUnits(as: y) } else { return false }
+    case .array, .object: return equalContainers(a, b, depth: depth)
+    }
+  }
+
+  /// ``equal(_:_:depth:)`` of an array or object with `b`.
+  @inline(never)
+  private static func equalContainers(_ a: JSONValue, _ b: JSONValue, depth: Int) -> Bool {
     guard depth < recursionLimit else { return equalIteratively(a, b) }
     switch (a, b) {
-    case (.null, .null), (.undefined, .undefined): return true
-    case (.bool(let x), .bool(let y)): return x == y
-    case (.number(let x), .number(let y)): return x == y
-    case (.string(let x), .string(let y)): return x.hasSameCodeUnits(as: y)
     case (.array(let x), .array(let y)):
       guard x.count == y.count else { return false }
       for i in x.indices where !equal(x[i], y[i], depth: depth + 1) { return false }
@@ -43,6 +56,12 @@ extension JSONValue {
   /// even under canonical equivalence, so at most one of `y`'s has a given name's code units, as
   /// `exactMember` finds.
   private static func equalSmallObjects(_ x: [String: JSONValue], _ y: [String: JSONValue], depth: Int) -> Bool {
+    if x.count == 1 {
+      // One member each (a key's `["page": n]`): one comparison, without scanning `y` again.
+      for (key, value) in x {
+        for (name, other) in y { return name.hasSameCodeUnits(as: key) && equal(value, other, depth: depth + 1) }
+      }
+    }
     for (key, value) in x {
       var other: JSONValue?
       for (name, candidate) in y where name.hasSameCodeUnits(as: key) {
@@ -100,7 +119,21 @@ extension Dictionary where Key == String {
 extension String {
   /// Whether two strings have the same code units (JavaScript's `===`), unlike `==`, which
   /// compares by Unicode canonical equivalence.
+  @inline(__always)
   func hasSameCodeUnits(as other: String) -> Bool {
+    // The same bits are the same string (a value is its bits): a key's small strings, and copies
+    // of one stored string, are told equal without reading their code units.
+    if MemoryLayout<String>.size == 16,
+      unsafeBitCast(self, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self)
+    {
+      return true
+    }
+    return hasSameCodeUnitsReadingThem(other)
+  }
+
+  /// ``hasSameCodeUnits(as:)`` of strings of different bits: their code units compared.
+  @inline(never)
+  private func hasSameCodeUnitsReadingThem(_ other: String) -> Bool {
     let count = utf8.count
     guard count == other.utf8.count else { return false }
     if count == 0 { return true }

@@ -128,8 +128,13 @@ extension JSONValue {
   /// `faithful` is cleared on an `undefined` (JSON text writes it `null` or leaves it out), a
   /// number that is not finite (written `null`), or an array or object with members below the
   /// depth looked at (not known).
+  ///
+  /// Inlined where it is called, so that a scalar (most of a key's parts) is folded in place;
+  /// arrays and objects go on in ``combineContainer(into:depth:faithful:)``.
+  @inline(__always)
   private func combine(into hasher: inout StructuralHasher, depth: Int, faithful: inout Bool) {
     switch self {
+    case .array, .object: combineContainer(into: &hasher, depth: depth, faithful: &faithful)
     case .null: hasher.combine(tag: 0, count: 0)
     case .undefined:
       hasher.combine(tag: 1, count: 0)
@@ -142,6 +147,14 @@ extension JSONValue {
       hasher.combine(n == 0 ? 0 : n.bitPattern)
     case .string(let s):
       hasher.combine(codeUnitsOf: s)
+    }
+  }
+
+  /// ``combine(into:depth:faithful:)`` of an array or object (of a scalar, nothing).
+  @inline(never)
+  private func combineContainer(into hasher: inout StructuralHasher, depth: Int, faithful: inout Bool) {
+    switch self {
+    case .null, .undefined, .bool, .number, .string: return
     case .array(let items):
       hasher.combine(tag: 5, count: items.count)
       guard depth < JSONValue.hashedDepth else {
