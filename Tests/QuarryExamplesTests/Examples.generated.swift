@@ -197,7 +197,7 @@ import QuarryScenarios
   try await client.refetchQueries(QueryFilters(queryKey: ["todos"], stale: true))
 }
 
-// Sources/Quarry/Client/QueryClient+Batch.swift:6
+// Sources/Quarry/Client/QueryClient+Batch.swift:8
 @MainActor @Sendable func example12() async throws {
   client.batch {
     client.setQueryData(["todos", 1], value: "milk")

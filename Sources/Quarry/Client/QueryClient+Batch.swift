@@ -1,7 +1,9 @@
 extension QueryClient {
   /// Runs `body` and delivers the listener calls its operations cause (observer and cache
   /// listeners, cache callbacks) when it returns, in the order they were committed
-  /// (TanStack's `notifyManager.batch`).
+  /// (TanStack's `notifyManager.batch`, with every listener held as TanStack holds those wrapped
+  /// in `notifyManager.batchCalls`, which its framework adapters use; a plain TanStack listener
+  /// would run inside the batch).
   ///
   /// ```swift
   /// client.batch {
