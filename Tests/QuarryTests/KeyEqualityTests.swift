@@ -54,11 +54,11 @@ import Testing
   /// without `undefined` or non-finite numbers, writes equal values alike and unequal ones
   /// differently), and equal keys hash equally.
   @Test func randomKeysAgreeWithCanonicalJSON() {
-    var rng = SplitMix(seed: 0x5175_6172_7279)
+    var rng = SplitMix64(state: 0x5175_6172_7279)
     var equalPairs = 0
     for _ in 0..<3_000 {
       let seedA = rng.next(), seedB = rng.next() % 4 == 0 ? seedA : rng.next()
-      var ga = SplitMix(seed: seedA), gb = SplitMix(seed: seedB)
+      var ga = SplitMix64(state: seedA), gb = SplitMix64(state: seedB)
       let a = QueryKey((0..<Int(ga.next() % 4)).map { _ in value(&ga, depth: 0, heap: false) })
       let b = QueryKey((0..<Int(gb.next() % 4)).map { _ in value(&gb, depth: 0, heap: true) })
       let sameText = a.jsonValue.canonicalJSON.utf8.elementsEqual(b.jsonValue.canonicalJSON.utf8)
@@ -73,7 +73,7 @@ import Testing
     #expect(equalPairs > 500)
   }
 
-  private func value(_ g: inout SplitMix, depth: Int, heap: Bool) -> JSONValue {
+  private func value(_ g: inout SplitMix64, depth: Int, heap: Bool) -> JSONValue {
     let names = ["page", "p", "size", "caf\u{E9}", "cafe\u{301}", "a long member name"]
     switch g.next() % (depth < 3 ? 7 : 4) {
     case 0: return .number([0, -0.0, 1, 2.5][Int(g.next() % 4)])
@@ -89,19 +89,6 @@ import Testing
       }
       return .object(members)
     }
-  }
-}
-
-/// A small seeded generator (SplitMix64), so the random keys are the same on every run.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 
@@ -162,7 +149,7 @@ private struct SplitMix {
     }
   }
 
-  private static func value(_ g: inout SplitMix, depth: Int) -> JSONValue {
+  private static func value(_ g: inout SplitMix64, depth: Int) -> JSONValue {
     switch g.next() % (depth < 7 ? 9 : 6) {
     case 0: return .null
     case 1: return .undefined
@@ -180,7 +167,7 @@ private struct SplitMix {
   }
 
   @Test func randomKeysHashAsTheReferenceWalk() {
-    var g = SplitMix(seed: 0x6B65_7973_3131)
+    var g = SplitMix64(state: 0x6B65_7973_3131)
     var unfaithful = 0
     for _ in 0..<4_000 {
       let parts = (0..<Int(g.next() % 5)).map { _ in Self.value(&g, depth: 0) }
