@@ -16,7 +16,21 @@ enum ScaleWorkloads {
       out.append(measure("scale.setQueryData.existing.\(n)", n: n) { CacheWorkloads.writeExisting(client, keys) })
       precondition(sum == (0..<n).reduce(0, +))
       out.append(measure("scale.clear.\(n)", n: n) { client.clear() })
+      // The same reads on a bare `[QueryKey: Int]` holding the same keys (Quarry only): what a
+      // table lookup alone pays as it grows, with nothing of the engine around it.
+      var table: [QueryKey: Int] = [:]
+      for i in keys.indices { table[keys[i]] = i }
+      var tableSum = 0
+      out.append(measure("scale.floor.table.\(n)", n: n) { tableSum &+= readTable(table, keys) })
+      precondition(tableSum == (0..<n).reduce(0, +))
     }
     return out
+  }
+
+  @inline(never)
+  static func readTable(_ table: [QueryKey: Int], _ keys: [QueryKey]) -> Int {
+    var sum = 0
+    for i in keys.indices { sum &+= table[keys[i]] ?? 0 }
+    return sum
   }
 }
