@@ -178,42 +178,4 @@ import Testing
     unsubscribeTrigger()
     unsubscribeB()
   }
-
-  private final class Sentinel: Sendable {
-    let onDeinit: @Sendable () -> Void
-    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
-    deinit { onDeinit() }
-  }
-
-  /// A batch larger than a block frees its held calls as they are delivered: a listener
-  /// unsubscribed inside the batch is not called for its held results, and what it captured,
-  /// kept alive by them until the batch's end, is freed then, once, outside the engine lock.
-  @Test func aLargeBatchFreesItsHeldCallsAtItsEndOutsideTheLock() {
-    let client = QueryClient(scheduler: VirtualScheduler())
-    client.setQueryData(["a"], value: 0)
-    client.setQueryData(["b"], value: 0)
-    let log = Log()
-    var options = QueryOptions(queryKey: ["a"])
-    options.queryFn = .fn { _ in 0 }
-    options.staleTime = .value(.milliseconds(.infinity))
-    let observerA = QueryObserver(client: client, options: options)
-    let freed: @Sendable () -> Void = {
-      log.append(client.engine.lock.isHeldByCurrentThread ? "freed under the lock" : "freed")
-    }
-    var unsubscribeA: (@Sendable () -> Void)? = observerA.subscribe { [sentinel = Sentinel(freed)] result in
-      withExtendedLifetime(sentinel) { log.append("a=\(result.data as? Int ?? -1)") }
-    }
-    let unsubscribeB = observe(client, ["b"], into: log)
-    client.batch {
-      for i in 1...600 {
-        client.setQueryData(["a"], value: i)
-        client.setQueryData(["b"], value: i)
-        if i == 300 { unsubscribeA?(); unsubscribeA = nil }
-      }
-      #expect(log.entries.isEmpty)
-    }
-    #expect(log.entries.filter { $0 != "freed" } == (1...600).map { #"["b"]="# + "\($0)" })
-    #expect(log.entries.filter { $0 == "freed" }.count == 1)
-    unsubscribeB()
-  }
 }

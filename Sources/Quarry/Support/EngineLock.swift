@@ -373,14 +373,9 @@ final class EngineLock: @unchecked Sendable {
       break
     }
     var earlier = earlier
+    for b in earlier.indices { runInPlace(&earlier[b]) }
     var effects = effects
-    if earlier.isEmpty {
-      runInPlace(&effects)
-    } else {
-      // A batch's end: its effects are freed as they run (``runAndFree(_:)``).
-      for b in earlier.indices { runAndFree(&earlier[b]) }
-      runAndFree(&effects)
-    }
+    runInPlace(&effects)
     // Emptied here, without `fifoLock` (freeing an effect may run user code: a captured
     // object's `deinit`), and kept as the next outbox if it is not too large to keep; the
     // earlier blocks first, in order.
@@ -419,24 +414,6 @@ final class EngineLock: @unchecked Sendable {
         let effect = buffer.moveElement(from: i)
         effect.run(self)
         buffer.initializeElement(at: i, to: effect)
-      }
-    }
-  }
-
-  /// Runs `effects` in order, each moved out, run and freed at once, its place left
-  /// `.delivered` (a batch's blocks). Freed together after all ran (``runInPlace(_:)``), a
-  /// 10k-call batch's effects were walked a second time when its listeners and result boxes
-  /// had left the cache (about 2 of the batched call's 20 simulated L1 misses); freed here, they
-  /// are released while the run has them in the cache. Costs about 14 instructions per effect
-  /// (writing `.delivered` and destroying it with the array), so a commit of its own keeps
-  /// ``runInPlace(_:)``.
-  @inline(__always)
-  private func runAndFree(_ effects: inout [Effect]) {
-    effects.withUnsafeMutableBufferPointer { buffer in
-      for i in buffer.indices {
-        let effect = buffer.moveElement(from: i)
-        buffer.initializeElement(at: i, to: .delivered)
-        effect.run(self)
       }
     }
   }
@@ -526,12 +503,10 @@ final class EngineLock: @unchecked Sendable {
     case job(@Sendable () -> Void)
     /// Calls the listener with the box's result unless it was removed meanwhile.
     case result(ResultListener, QueryObserverResultBox)
-    /// The place of an effect ``runInPlace(_:)`` ran and freed (nothing to run or free).
-    case delivered
 
     var isListener: Bool {
       switch self {
-      case .plumbing, .job, .delivered: return false
+      case .plumbing, .job: return false
       case .listener, .result: return true
       }
     }
@@ -543,7 +518,6 @@ final class EngineLock: @unchecked Sendable {
       case .job(let body): lock.jobScheduler!.enqueue(body)
       case .result(let listener, let box):
         if listener.isActive.load(ordering: .relaxed) { listener.body(box.result) }
-      case .delivered: break
       }
     }
   }
