@@ -2,7 +2,7 @@ import Testing
 @testable import Quarry
 
 /// `conditionalCast` answers as `as? T` does, on its direct path (the value's own type) and on
-/// the general one (everything else), and the typed read that uses it keeps its errors.
+/// the general one (everything else), and the typed reads that use it keep their errors.
 @Suite struct ConditionalCastTests {
   class Animal: @unchecked Sendable {}  // Safe: no stored properties.
   final class Dog: Animal, @unchecked Sendable {}  // Safe: no stored properties.
@@ -38,5 +38,22 @@ import Testing
     #expect(try client.getQueryData(["json"], as: Point.self) == Point(x: 1))  // JSON decoded
     #expect(throws: QuarryError.self) { try client.getQueryData(["n"], as: String.self) }
     #expect(try client.getQueryData(["n"], as: Int.self) == 7)  // a mismatch overwrote nothing
+  }
+
+  @Test func anObserverResultReadsAndDecodesAsTheStateDoes() throws {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["json"], value: ["x": 1] as JSONValue)  // as restored or hydrated data is
+    client.setQueryData(["n"], value: 7)
+    var options = QueryOptions(queryKey: ["json"])
+    options.enabled = .value(false)
+    let json = QueryObserver(client: client, options: options).getCurrentResult()
+    options.queryKey = ["n"]
+    let number = QueryObserver(client: client, options: options).getCurrentResult()
+    struct Point: Decodable, Equatable { var x: Int }
+    #expect(try json.data(as: Point.self) == Point(x: 1))
+    #expect(try json.data(as: Point.self) == client.getQueryState(["json"])?.data(as: Point.self))
+    #expect(try json.data(as: JSONValue.self) == ["x": 1])
+    #expect(try number.data(as: Int.self) == 7)
+    #expect(throws: QuarryError.self) { try number.data(as: String.self) }
   }
 }

@@ -53,13 +53,11 @@ public struct QueryObserverResult: Sendable {
   /// `fetchStatus == .paused`.
   public var isPaused: Bool { fetchStatus == .paused }
 
-  /// Reads the data as `T`; throws ``QuarryError/typeMismatch`` for another type.
+  /// Reads the data as `T`; throws ``QuarryError/typeMismatch`` for another type. Restored or
+  /// hydrated data is `JSONValue`: it is decoded into a `Decodable` `T`, as
+  /// ``QueryState/data(as:key:)`` decodes it.
   public func data<T>(as type: T.Type) throws -> T? {
-    guard let value = dataBox?.value else { return nil }
-    guard let typed = conditionalCast(value, to: T.self) else {
-      throw QuarryError.typeMismatch(key: "", expected: String(describing: T.self), actual: String(describing: Swift.type(of: value)))
-    }
-    return typed
+    try dataBox?.typedValue(as: T.self, key: "")
   }
 
   /// The names of the properties whose values differ from `other`'s (identity for data and errors).
