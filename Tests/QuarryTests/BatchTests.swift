@@ -12,13 +12,18 @@ import Testing
     return observer.subscribe { result in log.append("\(key.queryHash)=\(result.data as? Int ?? -1)") }
   }
 
-  @Test func listenerCallsWaitForTheEndOfTheBatchInCommitOrder() {
+  /// A client whose `keys` each hold data (`0`) and have a subscribed observer recording into
+  /// `log` (``observe(_:_:into:)``); `unsubscribe` ends every subscription.
+  private func observedClient(_ keys: [QueryKey], into log: Log) -> (client: QueryClient, unsubscribe: () -> Void) {
     let client = QueryClient(scheduler: VirtualScheduler())
-    client.setQueryData(["a"], value: 0)
-    client.setQueryData(["b"], value: 0)
+    for key in keys { client.setQueryData(key, value: 0) }
+    let unsubscribes = keys.map { observe(client, $0, into: log) }
+    return (client, { for unsubscribe in unsubscribes { unsubscribe() } })
+  }
+
+  @Test func listenerCallsWaitForTheEndOfTheBatchInCommitOrder() {
     let log = Log()
-    let unsubscribeA = observe(client, ["a"], into: log)
-    let unsubscribeB = observe(client, ["b"], into: log)
+    let (client, unsubscribe) = observedClient([["a"], ["b"]], into: log)
     let cacheEvents = Log()
     let unsubscribeCache = client.queryCache.subscribe { event in
       if case .added(let query) = event { cacheEvents.append("added \(query.queryHash)") }
@@ -39,16 +44,13 @@ import Testing
     // After the batch, calls are delivered at once again.
     client.setQueryData(["a"], value: 5)
     #expect(log.entries.last == #"["a"]=5"#)
-    unsubscribeA()
-    unsubscribeB()
+    unsubscribe()
     unsubscribeCache()
   }
 
   @Test func theOutermostOfNestedBatchesDelivers() {
-    let client = QueryClient(scheduler: VirtualScheduler())
-    client.setQueryData(["a"], value: 0)
     let log = Log()
-    let unsubscribe = observe(client, ["a"], into: log)
+    let (client, unsubscribe) = observedClient([["a"]], into: log)
     client.batch {
       client.batch { client.setQueryData(["a"], value: 1) }
       #expect(log.entries.isEmpty)
@@ -60,10 +62,8 @@ import Testing
 
   @Test func aThrowingBatchStillDelivers() {
     struct Failure: Error {}
-    let client = QueryClient(scheduler: VirtualScheduler())
-    client.setQueryData(["a"], value: 0)
     let log = Log()
-    let unsubscribe = observe(client, ["a"], into: log)
+    let (client, unsubscribe) = observedClient([["a"]], into: log)
     #expect(throws: Failure.self) {
       try client.batch {
         client.setQueryData(["a"], value: 1)
@@ -75,10 +75,8 @@ import Testing
   }
 
   @Test func anotherThreadIsNotHeldBackByABatch() {
-    let client = QueryClient(scheduler: VirtualScheduler())
-    client.setQueryData(["a"], value: 0)
     let log = Log()
-    let unsubscribe = observe(client, ["a"], into: log)
+    let (client, unsubscribe) = observedClient([["a"]], into: log)
     client.batch {
       let done = DispatchSemaphore(value: 0)
       DispatchQueue.global().async {
@@ -96,12 +94,8 @@ import Testing
   /// are held for its own batch's end, also a write made after the other thread's batch (the
   /// earlier entry of the lock's batches) ended.
   @Test func overlappingBatchesOfTwoThreadsEachHoldTheirOwnCalls() {
-    let client = QueryClient(scheduler: VirtualScheduler())
-    client.setQueryData(["a"], value: 0)
-    client.setQueryData(["b"], value: 0)
     let log = Log()
-    let unsubscribeA = observe(client, ["a"], into: log)
-    let unsubscribeB = observe(client, ["b"], into: log)
+    let (client, unsubscribe) = observedClient([["a"], ["b"]], into: log)
     let bInBatch = DispatchSemaphore(value: 0)
     let aEnded = DispatchSemaphore(value: 0)
     let bDone = DispatchSemaphore(value: 0)
@@ -130,18 +124,15 @@ import Testing
     // Both batches ended: calls are delivered at once again.
     client.setQueryData(["b"], value: 3)
     #expect(log.entries.last == #"["b"]=3"#)
-    unsubscribeA()
-    unsubscribeB()
+    unsubscribe()
   }
 
   /// A batch holding more listener calls than one block of the lock's batch buffer (512) delivers
   /// them all at its end, in commit order, none before.
   @Test func aBatchLargerThanABlockDeliversAllInOrder() {
-    let client = QueryClient(scheduler: VirtualScheduler())
     let keys: [QueryKey] = (0..<3).map { ["k", .number(Double($0))] }
-    for key in keys { client.setQueryData(key, value: 0) }
     let log = Log()
-    let unsubscribes = keys.map { observe(client, $0, into: log) }
+    let (client, unsubscribe) = observedClient(keys, into: log)
     var expected: [String] = []
     client.batch {
       for i in 1...700 {
@@ -154,7 +145,7 @@ import Testing
     }
     #expect(log.entries.count == 2_100)
     #expect(log.entries == expected)
-    for unsubscribe in unsubscribes { unsubscribe() }
+    unsubscribe()
   }
 
   /// A batch larger than a block that a listener runs (while its thread delivers) delivers all
