@@ -48,7 +48,7 @@ public struct QueryFilters: Sendable {
     if let queryKey {
       if exact == true {
         if !query.queryHash.hasSameCodeUnits(as: hashQueryKeyByOptions(queryKey, query.options)) { return false }
-      } else if !Self.partialMatchParts(query.queryKey.parts, queryKey.parts) {
+      } else if !partialMatchKey(query.queryKey, queryKey) {
         return false
       }
     }
@@ -61,25 +61,6 @@ public struct QueryFilters: Sendable {
     if let stale, query.isStale() != stale { return false }
     if let fetchStatus, fetchStatus != query.state.fetchStatus { return false }
     if let predicate, !predicate(query) { return false }
-    return true
-  }
-
-  /// `partialMatchKey(key, filter)` over the two keys' parts: each part of `filter` matches
-  /// `key`'s part at its index (`partialDeepEqual`, `undefined` past `key`'s end). A string or
-  /// number part is compared in place (`===`: the same code units, or `==` on the numbers);
-  /// going through `partialDeepEqual` for the whole key copied both sides at every level
-  /// (about 200 instructions per query for a one-string filter).
-  static func partialMatchParts(_ key: [JSONValue], _ filter: [JSONValue]) -> Bool {
-    for i in filter.indices {
-      switch filter[i] {
-      case .string(let wanted):
-        guard i < key.count, case .string(let part) = key[i], part.hasSameCodeUnits(as: wanted) else { return false }
-      case .number(let wanted):
-        guard i < key.count, case .number(let part) = key[i], part == wanted else { return false }
-      case let wanted:
-        if !partialDeepEqual(i < key.count ? key[i] : .undefined, wanted) { return false }
-      }
-    }
     return true
   }
 }

@@ -57,8 +57,26 @@ public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStr
 ///
 /// Arrays match element by element for `b`'s length; objects match when every member of `b`
 /// matches in `a`; anything else matches by equality.
+///
+/// `partialDeepEqual(.array(a.parts), .array(b.parts))`, taken part by part: each part of `b`
+/// matches `a`'s part at its index (`undefined` past `a`'s end), a string or number part
+/// compared in place (`===`: the same code units, or `==` on the numbers). Going through
+/// `partialDeepEqual` for the whole key copied both sides at every level (about 200
+/// instructions per query for a one-string filter).
 public func partialMatchKey(_ a: QueryKey, _ b: QueryKey) -> Bool {
-  partialDeepEqual(.array(a.parts), .array(b.parts))
+  let key = a.parts
+  let filter = b.parts
+  for i in filter.indices {
+    switch filter[i] {
+    case .string(let wanted):
+      guard i < key.count, case .string(let part) = key[i], part.hasSameCodeUnits(as: wanted) else { return false }
+    case .number(let wanted):
+      guard i < key.count, case .number(let part) = key[i], part == wanted else { return false }
+    case let wanted:
+      if !partialDeepEqual(i < key.count ? key[i] : .undefined, wanted) { return false }
+    }
+  }
+  return true
 }
 
 /// TanStack's `partialMatchKey` over JSON values, as JavaScript evaluates it.
