@@ -120,8 +120,7 @@ public final class QueryClient: @unchecked Sendable {
   public func getQueryData(_ queryKey: QueryKey) -> (any Sendable)? {
     // The data box alone is read out of the state (reading `data` made the optimizer copy the
     // whole state first).
-    let box: DataBox? = underReadLock { existingQuery(queryKey)?.stateStorage.dataBox }
-    return box?.value
+    cachedDataBox(queryKey)?.value
   }
 
   /// The cached query for `queryKey`: found by the key itself when hashes follow keys,
