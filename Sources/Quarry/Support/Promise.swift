@@ -408,11 +408,7 @@ final class PromiseCountdown: @unchecked Sendable {
   }
 
   private func fulfilOne() {
-    let done = remaining.withLock { count -> Bool in
-      count -= 1
-      return count == 0
-    }
-    if done { all.resolve(()) }
+    if countOne() { all.resolve(()) }
   }
 }
 
