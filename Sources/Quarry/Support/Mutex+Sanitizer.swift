@@ -56,17 +56,7 @@ let sanitizerAbsent = Atomic<UInt8>(0)
 @inline(__always)
 func sanitizerAcquire(_ object: AnyObject) {
   if sanitizerAbsent.load(ordering: .relaxed) == 1 { return }
-  sanitizerAcquireLookingUp(object)
-}
-
-/// ``sanitizerAcquire(_:)`` before the hooks are known to be absent, and with the sanitizer.
-@inline(never)
-private func sanitizerAcquireLookingUp(_ object: AnyObject) {
-  if let hook = SanitizerHooks.current.acquire {
-    hook(Unmanaged.passUnretained(object).toOpaque())
-  } else {
-    sanitizerAbsent.store(1, ordering: .relaxed)
-  }
+  sanitizerHookLookingUp(acquire: true, object)
 }
 
 /// Tells the thread sanitizer that the calling thread is about to release the `Mutex` guarding
@@ -75,13 +65,15 @@ private func sanitizerAcquireLookingUp(_ object: AnyObject) {
 @inline(__always)
 func sanitizerRelease(_ object: AnyObject) {
   if sanitizerAbsent.load(ordering: .relaxed) == 1 { return }
-  sanitizerReleaseLookingUp(object)
+  sanitizerHookLookingUp(acquire: false, object)
 }
 
-/// ``sanitizerRelease(_:)`` before the hooks are known to be absent, and with the sanitizer.
+/// ``sanitizerAcquire(_:)`` (`acquire`) or ``sanitizerRelease(_:)`` before the hooks are known
+/// to be absent, and with the sanitizer: calls the hook, or notes that there is none.
 @inline(never)
-private func sanitizerReleaseLookingUp(_ object: AnyObject) {
-  if let hook = SanitizerHooks.current.release {
+private func sanitizerHookLookingUp(acquire: Bool, _ object: AnyObject) {
+  let hooks = SanitizerHooks.current
+  if let hook = acquire ? hooks.acquire : hooks.release {
     hook(Unmanaged.passUnretained(object).toOpaque())
   } else {
     sanitizerAbsent.store(1, ordering: .relaxed)
