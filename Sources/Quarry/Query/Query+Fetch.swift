@@ -70,18 +70,16 @@ final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource
   /// queues the job in which that promise would have delivered it to the retryer. Attempts run
   /// one after another (the next starts from that job's retryer), so one slot each suffices.
   ///
-  /// The function's context is built in the task from the options, the query's key (immutable)
-  /// and its client (set once): the values TanStack's context holds, and the context is not
-  /// moved through an optional member (its value witnesses cost ~1,000 instructions per fetch).
+  /// The function's context is built in the task (``Query/functionContext(meta:run:)``) from the
+  /// options, the query's key (immutable) and its client (set once): the values TanStack's
+  /// context holds, and the context is not moved through an optional member (its value
+  /// witnesses cost ~1,000 instructions per fetch).
   func startAttempt() {
     guard let options = attemptOptions, let fn = attemptFn else { preconditionFailure("an attempt starts once") }
     attemptOptions = nil
     attemptFn = nil
     let task = Task<Void, any Error>.immediate(executorPreference: scheduler.taskExecutor) { [self, options, fn] () async throws -> Void in
-      let query = self.query
-      let context = QueryFunctionContext(
-        queryKey: query.queryKey, meta: options.options.meta, client: query.client, signalSource: self,
-        onSignalRead: { [query] in query.engine.lock.sync { query.abortSignalConsumed = true } })
+      let context = query.functionContext(meta: options.options.meta, run: self)
       do {
         attemptSettled(.fulfilled(try await fn.call(context)))
       } catch {
@@ -274,18 +272,23 @@ extension Query {
     let options = sharedOptionsBox
     abortSignalConsumed = false
     guard case .function(let fn)? = options.options.queryFn else {
-      let context = QueryFunctionContext(
-        queryKey: queryKey, meta: options.options.meta, client: client, signalSource: run,
-        // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
-        // context of its own (a weak capture cost one, and the query's weak-reference table).
-        onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
-      return runQueryFn(consume context, run.fetchOptions, queryFn: options.options.queryFn)
+      return runQueryFn(functionContext(meta: options.options.meta, run: run), run.fetchOptions, queryFn: options.options.queryFn)
     }
     // The run builds the context in the attempt's task, as above (`startAttempt`).
     run.prepareAttempt(options, fn, retryer: retryer)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
     engine.lock.record(.plumbing) { [run] in run.startAttempt() }
     return nil
+  }
+
+  /// The context of a query function call of `run` (TanStack's): the key, `meta`, the client,
+  /// and the run's signal, whose first read marks it consumed.
+  func functionContext(meta: JSONValue?, run: QueryFetchRun) -> QueryFunctionContext {
+    QueryFunctionContext(
+      queryKey: queryKey, meta: meta, client: client, signalSource: run,
+      // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
+      // context of its own (a weak capture cost one, and the query's weak-reference table).
+      onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
