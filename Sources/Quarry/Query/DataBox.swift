@@ -57,12 +57,7 @@ public final class DataBox: @unchecked Sendable {
       mayBeDeep =
         type == JSONValue.self || type == InfiniteData.self || type == [JSONValue].self
         || type == [any Sendable].self
-      commonPrimitive =
-        type == Int.self
-        ? CommonPrimitive.int
-        : type == String.self
-          ? CommonPrimitive.string
-          : type == Double.self ? CommonPrimitive.double : type == Bool.self ? CommonPrimitive.bool : CommonPrimitive.none
+      commonPrimitive = CommonPrimitive.code(of: type)
     }
   }
 
@@ -73,6 +68,16 @@ public final class DataBox: @unchecked Sendable {
     static let string: UInt8 = 2
     static let double: UInt8 = 3
     static let bool: UInt8 = 4
+
+    /// The code of a value of dynamic type `type`.
+    @inline(__always)
+    static func code(of type: Any.Type) -> UInt8 {
+      if type == Int.self { return int }
+      if type == String.self { return string }
+      if type == Double.self { return double }
+      if type == Bool.self { return bool }
+      return none
+    }
   }
 
   /// `primitivesEqual(value, other.value) ?? false` for two boxes holding common primitives
