@@ -138,7 +138,7 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
   private func arm(until deadline: C.Instant) {
     if let wakeSource {
       sleeperDeadline = deadline
-      wakeSource.schedule(deadline: Self.dispatchTime(after: clock.now.duration(to: deadline)))
+      schedule(wakeSource, for: deadline)
       return
     }
     sleeper?.cancel()
@@ -186,8 +186,8 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
   /// queues nothing and re-arms for the time left.
   private func wake() {
     lock.withLock {
-      guard let next = fireDueTimersLocked() else { return }
-      wakeSource?.schedule(deadline: Self.dispatchTime(after: clock.now.duration(to: next)))
+      guard let next = fireDueTimersLocked(), let wakeSource else { return }
+      schedule(wakeSource, for: next)
     }
   }
 
@@ -216,6 +216,11 @@ public final class ClockScheduler<C: Clock>: QueryScheduler, @unchecked Sendable
     }
     sleeperDeadline = next
     return next
+  }
+
+  /// Schedules the timer source to fire at the clock's `deadline`. Called with `lock` held.
+  private func schedule(_ wakeSource: DispatchSourceTimer, for deadline: C.Instant) {
+    wakeSource.schedule(deadline: Self.dispatchTime(after: clock.now.duration(to: deadline)))
   }
 
   /// The Dispatch time `wait` from now: now for a wait of zero or less, `.distantFuture` for one
