@@ -28,7 +28,6 @@ public class QueryObserver: @unchecked Sendable {
       // Read only where `resultInputs` is not `.dependsOnMore` (no functions then).
       if case .value(let enabled)? = optionsBox.options.enabled { fixedEnabled = enabled } else { fixedEnabled = nil }
       if case .value(let staleTime)? = optionsBox.options.staleTime { fixedStaleTime = staleTime } else { fixedStaleTime = nil }
-      fixedStaleTimeAges = fixedStaleTime != .static && fixedStaleTime != .milliseconds(.infinity)
     }
   }
   /// ``resultInputs(of:)`` of ``resultInputsBox``'s options, kept when the box changes:
@@ -41,9 +40,6 @@ public class QueryObserver: @unchecked Sendable {
   /// ``resultInputs`` is not `.dependsOnMore`).
   final var fixedEnabled: Bool?
   final var fixedStaleTime: StaleTime?
-  /// Whether ``fixedStaleTime`` is neither `static` nor infinite: `Query.isStaleByTimeLocked`
-  /// reads the clock for it (its answer for the other two is decided in `createStateResult`).
-  final var fixedStaleTimeAges = true
   /// ``timersAreInert(_:)`` of ``optionsBox``, kept when the box changes (every result update
   /// asks, in `updateTimers`; answering from the options there cost more than it saved).
   final var timersInert = false
@@ -543,20 +539,9 @@ public class QueryObserver: @unchecked Sendable {
       isFetchedAfterMount: query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
         || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount,
       isPlaceholderData: false,
-      isStale: isEnabled && isStaleByFixedTime(query),
+      isStale: isEnabled && query.isStaleByTimeLocked(fixedStaleTime),
       isEnabled: isEnabled
     )
-  }
-
-  /// `query.isStaleByTimeLocked(fixedStaleTime)`, answered here for a `static` or infinite
-  /// `staleTime` (the first lines of that function; comparing the `StaleTime?` there cost about
-  /// 25 instructions per result update).
-  @inline(__always)
-  private func isStaleByFixedTime(_ query: Query) -> Bool {
-    if fixedStaleTimeAges { return query.isStaleByTimeLocked(fixedStaleTime) }
-    if query.stateStorage.dataBox == nil { return true }
-    // `static`: never stale with data; infinite: stale only when invalidated.
-    return fixedStaleTime != .static && query.stateStorage.isInvalidated
   }
 
   func updateResult() {

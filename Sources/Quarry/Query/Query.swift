@@ -359,12 +359,18 @@ public final class Query: @unchecked Sendable {
   /// taking the recursive lock again cost about 250 instructions per call).
   func isStaleByTimeLocked(_ staleTime: StaleTime?) -> Bool {
     if stateStorage.dataBox == nil { return true }
-    if staleTime == .static { return false }
-    if stateStorage.isInvalidated { return true }
-    // Data that never ages: `timeUntilStale` is +inf or NaN (never 0) whatever the clock
-    // reads, so the clock is not read (about 100 instructions on the observers' updates).
-    if staleTime == .milliseconds(.infinity) { return false }
-    return timeUntilStale(stateStorage.dataUpdatedAt, staleTime, now: engine.now) == 0
+    // Matched, not compared with `==` (comparing the `StaleTime?` cost about 25 instructions
+    // on every observer update).
+    switch staleTime {
+    case .static?: return false
+    case .milliseconds(let ms)? where ms == .infinity:
+      // Data that never ages: `timeUntilStale` is +inf or NaN (never 0) whatever the clock
+      // reads, so the clock is not read (about 100 instructions on the observers' updates).
+      return stateStorage.isInvalidated
+    default:
+      if stateStorage.isInvalidated { return true }
+      return timeUntilStale(stateStorage.dataUpdatedAt, staleTime, now: engine.now) == 0
+    }
   }
 
   /// Whether ``isStaleByTimeLocked(_:)``'s answer cannot change as time passes: it is decided
