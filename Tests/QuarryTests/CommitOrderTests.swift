@@ -22,13 +22,9 @@ import Testing
     client.setQueryData(["counter"], value: 0)
     let log = Log()
     let unsubscribe = observe(client, ["counter"], into: log)
-    let stalled = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-    stallFirstCommit(of: client, stalled: stalled, release: release)
-    Thread {
+    let (release, done) = runStalledAfterFirstCommit(of: client) {
       client.setQueryData(["counter"], value: 1)
-      done.signal()
-    }.start()
-    stalled.wait()
+    }
     client.setQueryData(["counter"], value: 2)
     #expect(client.getQueryData(["counter"]) as? Int == 2)
     release.signal()
@@ -45,13 +41,9 @@ import Testing
     client.setQueryData(["counter"], value: 0)
     let log = Log()
     let unsubscribe = observe(client, ["counter"], into: log)
-    let stalled = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-    stallFirstCommit(of: client, stalled: stalled, release: release)
-    Thread {
+    let (release, done) = runStalledAfterFirstCommit(of: client) {
       client.batch { client.setQueryData(["counter"], value: 1) }
-      done.signal()
-    }.start()
-    stalled.wait()
+    }
     client.setQueryData(["counter"], value: 2)
     release.signal()
     done.wait()
@@ -59,6 +51,22 @@ import Testing
     #expect(log.entries == ["1", "2"])
     unsubscribe()
   }
+}
+
+/// Runs `operation` on a thread of its own and returns once that thread has made its first commit
+/// on `client` and stalls there, before delivering (``stallFirstCommit(of:stalled:release:)``):
+/// signal `release` to let it go on; `done` is signalled once `operation` has returned.
+func runStalledAfterFirstCommit(
+  of client: QueryClient, _ operation: @escaping @Sendable () -> Void
+) -> (release: DispatchSemaphore, done: DispatchSemaphore) {
+  let stalled = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+  stallFirstCommit(of: client, stalled: stalled, release: release)
+  Thread {
+    operation()
+    done.signal()
+  }.start()
+  stalled.wait()
+  return (release, done)
 }
 
 /// Stalls the first thread that commits effects on `client` right after it released the lock,

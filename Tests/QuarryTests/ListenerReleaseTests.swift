@@ -107,13 +107,9 @@ import Testing
       QueryObserver(client: client, options: options(["a"])).subscribe { _ in withExtendedLifetime(sentinel) {} }
     }()
     // Thread A commits a write to "b" and stalls, as the deliverer, before delivering it.
-    let stalled = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-    stallFirstCommit(of: client, stalled: stalled, release: release)
-    Thread {
+    let (release, done) = runStalledAfterFirstCommit(of: client) {
       client.setQueryData(["b"], value: 1)
-      done.signal()
-    }.start()
-    stalled.wait()
+    }
     // This write's call to "a"'s listener queues behind thread A's delivery; unsubscribing then
     // leaves the queued call holding the listener.
     client.setQueryData(["a"], value: 1)
