@@ -29,7 +29,7 @@ let package = Package(
     .target(name: "QuarryScenarios", dependencies: ["Quarry", "QuarryPersist"]),
     .executableTarget(name: "scenario-runner", dependencies: ["QuarryScenarios"]),
     // `swift run -c release quarry-bench`: the hot paths side by side with Conformance/tanstack/bench.mjs.
-    .executableTarget(name: "quarry-bench", dependencies: ["Quarry", "QuarryScenarios", "QuarryLive"]),
+    .executableTarget(name: "quarry-bench", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive"]),
     // The system SQLite (Apple SDKs ship it; Debian: libsqlite3-dev) for QuarryLive's SQLiteStore.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // Live queries over a local store: controller, diff, updates stream, in-memory and SQLite stores.

@@ -233,6 +233,26 @@ function scale() {
   }
 }
 
+// (g) the typed API's reads and writes (Quarry: through `QueryCacheKey<FetchTodo>`, whose key is
+// built on every call): what an app writes here, a fresh ['FetchTodo', { id, page }] per call.
+// 100k entries written first (not timed); a fresh client per round; the median round.
+function typed() {
+  const n = 100_000
+  const t = [[], []]
+  for (let r = 0; r < rounds; r++) {
+    const client = newClient()
+    for (let i = 0; i < n; i++) client.setQueryData(['FetchTodo', { id: i, page: i % 10 }], i)
+    let sum = 0
+    t[0].push(time(() => { for (let i = 0; i < n; i++) sum += client.getQueryData(['FetchTodo', { id: i, page: i % 10 }]) }))
+    t[1].push(time(() => { for (let i = 0; i < n; i++) client.setQueryData(['FetchTodo', { id: i, page: i % 10 }], i + 1) }))
+    for (let i = 0; i < n; i++) sum += client.getQueryData(['FetchTodo', { id: i, page: i % 10 }])
+    check(sum === (n * (n - 1)) / 2 + (n * (n + 1)) / 2, 'typed sum')
+    client.clear()
+  }
+  line('typed.hit', n, medianOf(t[0]))
+  line('typed.write', n, medianOf(t[1]))
+}
+
 // (f) the whole spec suite on run.mjs, in a child node (its start-up included: about 40 ms).
 function specSuite() {
   const start = nowMs()
@@ -250,3 +270,4 @@ if (selected('observers')) observers()
 if (selected('clear')) clear()
 if (selected('specs')) specSuite()
 if (selected('scale')) scale()
+if (selected('typed')) typed()

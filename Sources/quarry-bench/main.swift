@@ -38,3 +38,4 @@ if selected("floor") { FloorWorkloads.run(rounds: rounds).forEach(report) }
 if selected("specs") { report(SpecWorkload.run(directory: specs)) }
 if selected("live") { LiveWorkloads.run().forEach(report) }
 if selected("scale") { ScaleWorkloads.run().forEach(report) }
+if selected("typed") { TypedWorkloads.run(rounds: rounds).forEach(report) }

@@ -1,0 +1,84 @@
+import QuarryApp
+
+/// The variables of ``FetchTodo``: a small `Codable` struct, as an app declares them.
+struct TodoID: Codable, Hashable, Sendable {
+  var id: Int
+  var page: Int
+}
+
+/// A typed query function as the README teaches (never run here: the workloads read and write
+/// the cache through its ``QueryCacheKey``).
+struct FetchTodo: QueryFunc {
+  func run(_ variables: TodoID) async throws -> Int { variables.id }
+}
+
+/// Workloads (g) the typed API (`QuarryApp`): reads and writes through `QueryCacheKey<F>`,
+/// whose engine key (`[type identifier, variables as JSON]`) is built on every call, as an
+/// app's calls build it. TanStack's side is what an app writes there: a fresh
+/// `['FetchTodo', { id: i, page: i % 10 }]` per call.
+enum TypedWorkloads {
+  static let keyCount = 100_000
+
+  /// The typed key of entry `i`, built fresh on every call as an app builds it.
+  @inline(__always)
+  static func key(_ i: Int) -> QueryCacheKey<FetchTodo> { QueryCacheKey(variables: TodoID(id: i, page: i % 10)) }
+
+  /// On a fresh client per round, 100k entries written through the typed API (not timed), then
+  /// `typed.hit` (the typed `getQueryData`) and `typed.write` (the typed `setQueryData`, the
+  /// only typed write: an updater) of the same entries; the median round. Then (Quarry only)
+  /// `typed.key`: building and freeing the 100k engine keys alone, without the cache.
+  static func run(rounds: Int) -> [Measurement] {
+    let n = keyCount
+    var results: [[Measurement]] = [[], [], []]
+    for _ in 0..<rounds {
+      let client = QueryClient(scheduler: VirtualScheduler())
+      seed(client, n)
+      var sum = 0
+      results[0].append(measure("typed.hit", n: n) { sum &+= readHit(client, n) })
+      results[1].append(measure("typed.write", n: n) { writeExisting(client, n) })
+      sum &+= verify(client, n)
+      precondition(sum == (0..<n).reduce(0, +) + (1...n).reduce(0, +))
+      var parts = 0
+      results[2].append(measure("typed.key", n: n) { parts &+= buildKeys(n) })
+      precondition(parts == 2 * n)
+      client.clear()
+    }
+    return results.map(median)
+  }
+
+  // Each loop is a function of its own (never inlined), so a profile can count it alone:
+  // `valgrind --tool=callgrind --toggle-collect='*TypedWorkloadsO7readHit*' ...`.
+
+  @inline(never)
+  static func readHit(_ client: QueryClient, _ n: Int) -> Int {
+    var sum = 0
+    for i in 0..<n { sum &+= (try? client.getQueryData(key(i))) ?? 0 }
+    return sum
+  }
+
+  @inline(never)
+  static func writeExisting(_ client: QueryClient, _ n: Int) {
+    for i in 0..<n { _ = try? client.setQueryData(key(i)) { _ in i + 1 } }
+  }
+
+  /// The entries the timed loops read and rewrite (value `i`), written through the typed API.
+  @inline(never)
+  static func seed(_ client: QueryClient, _ n: Int) {
+    for i in 0..<n { _ = try? client.setQueryData(key(i)) { _ in i } }
+  }
+
+  /// The sum after the write (each value `i + 1`), read as `readHit` reads.
+  @inline(never)
+  static func verify(_ client: QueryClient, _ n: Int) -> Int {
+    var sum = 0
+    for i in 0..<n { sum &+= (try? client.getQueryData(key(i))) ?? 0 }
+    return sum
+  }
+
+  @inline(never)
+  static func buildKeys(_ n: Int) -> Int {
+    var parts = 0
+    for i in 0..<n { parts &+= key(i).queryKey.parts.count }
+    return parts
+  }
+}
