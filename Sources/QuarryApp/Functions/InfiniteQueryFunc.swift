@@ -37,5 +37,5 @@ extension InfiniteQueryFunc {
   /// TanStack's defaults.
   public var options: QueryFuncOptions { QueryFuncOptions() }
   /// `["<Module.Type>"]`.
-  public static var keyPrefix: [JSONValue] { [.string(typeIdentifier(Self.self))] }
+  public static var keyPrefix: [JSONValue] { typeKeyPrefix(Self.self) }
 }

@@ -28,11 +28,14 @@ extension QueryFunc {
   /// TanStack's defaults.
   public var options: QueryFuncOptions { QueryFuncOptions() }
   /// `["<Module.Type>"]`, so `invalidateQueries(QueryCacheKey<Self>.all)` reaches every variable.
-  public static var keyPrefix: [JSONValue] { [.string(typeIdentifier(Self.self))] }
+  public static var keyPrefix: [JSONValue] { typeKeyPrefix(Self.self) }
 }
 
 /// The identifier a type contributes to its keys: its fully qualified name.
-func typeIdentifier(_ type: Any.Type) -> String { String(reflecting: type) }
+func typeIdentifier(_ type: Any.Type) -> String {
+  guard case .string(let name) = typeKeyPrefix(type).first else { preconditionFailure("a type's key prefix is its name") }
+  return name
+}
 
 /// Options a ``QueryFunc`` or ``InfiniteQueryFunc`` declares for all its queries (a subset of
 /// ``QueryOptions`` in Swift types; `nil` keeps the client's default).

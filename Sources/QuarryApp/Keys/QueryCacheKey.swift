@@ -32,7 +32,11 @@ public struct QueryCacheKey<F: QueryFunc>: CacheKeyRepresentable, Hashable {
   public init(variables: F.Variables) { self.variables = variables }
 
   /// The engine key.
-  public var queryKey: QueryKey { QueryKey(F.keyPrefix + variablesKeyParts(variables)) }
+  public var queryKey: QueryKey {
+    var parts = F.keyPrefix
+    appendKeyParts(of: variables, to: &parts)
+    return QueryKey(parts)
+  }
 
   /// Every key of `F`, whatever the variables.
   public static var all: QueryKey { QueryKey(F.keyPrefix) }
@@ -48,19 +52,24 @@ public struct InfiniteQueryCacheKey<F: InfiniteQueryFunc>: CacheKeyRepresentable
   public init(variables: F.Variables) { self.variables = variables }
 
   /// The engine key.
-  public var queryKey: QueryKey { QueryKey(F.keyPrefix + ["infinite"] + variablesKeyParts(variables)) }
+  public var queryKey: QueryKey {
+    var parts = F.keyPrefix
+    parts.append("infinite")
+    appendKeyParts(of: variables, to: &parts)
+    return QueryKey(parts)
+  }
 
   /// Every key of `F`, whatever the variables.
   public static var all: QueryKey { QueryKey(F.keyPrefix + ["infinite"]) }
 }
 
-/// The key parts variables contribute: none for ``QueryVoid``, else their JSON form.
-func variablesKeyParts<V: Encodable>(_ variables: V) -> [JSONValue] {
-  if V.self == QueryVoid.self { return [] }
+/// Appends the key parts variables contribute: none for ``QueryVoid``, else their JSON form.
+func appendKeyParts<V: Encodable>(of variables: V, to parts: inout [JSONValue]) {
+  if V.self == QueryVoid.self { return }
   do {
-    return [try JSONValueEncoder.encode(variables)]
+    parts.append(try JSONValueEncoder.encode(variables))
   } catch {
     // Only a throwing custom `encode(to:)` gets here; keep the key distinct and stable.
-    return [.string(String(reflecting: variables))]
+    parts.append(.string(String(reflecting: variables)))
   }
 }
