@@ -130,6 +130,23 @@ struct RefOdd: Encodable, Hashable, Sendable {
       var list = encoder.unkeyedContainer()
       for _ in 0..<Int(number.magnitude % 4) { try list.encode(list.count) }
       try list.encode(list.count)
+    case 12, 13:
+      // Names equal to Swift (canonically equivalent) but spelled apart: one member, whose
+      // name keeps its first spelling, whether a leaf or a nested value replaces it.
+      let composed = NameKey(stringValue: "\u{E9}"), decomposed = NameKey(stringValue: "e\u{301}")
+      var keyed = encoder.container(keyedBy: NameKey.self)
+      if mode == 12 {
+        try keyed.encode(number, forKey: composed)
+        var nested = keyed.nestedContainer(keyedBy: NameKey.self, forKey: decomposed)
+        try nested.encode(text, forKey: decomposed)
+        try keyed.encode(RefPair(id: number, page: 4), forKey: composed)
+      } else {
+        var list = keyed.nestedUnkeyedContainer(forKey: decomposed)
+        try list.encode(text)
+        try keyed.encode(text, forKey: composed)
+        try keyed.encode([number], forKey: decomposed)
+        try keyed.encode(number, forKey: composed)
+      }
     default:
       var keyed = encoder.container(keyedBy: Key.self)
       var nested = keyed.nestedContainer(keyedBy: Key.self, forKey: .a)
@@ -139,6 +156,14 @@ struct RefOdd: Encodable, Hashable, Sendable {
       try again.encode(number, forKey: .c)
       try again.encode(text, forKey: .c)
     }
+  }
+
+  /// Any name.
+  struct NameKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
   }
 
   /// Encodes the coding path it is encoded at, as names and integer values.
@@ -341,7 +366,7 @@ func expectSameKeys<V: Hashable & Sendable & Encodable>(_ value: V, sourceLocati
 
   @Test func unusualEncodersEncodeAsBefore() {
     var source = ValueSource()
-    for mode in 0...11 {
+    for mode in 0...14 {
       for _ in 0..<50 { expectSameKeys(RefOdd(mode: mode, number: source.int(), text: source.string())) }
       expectSameKeys([RefOdd(mode: mode, number: 2, text: "x")])
       expectSameKeys(["k": RefOdd(mode: mode, number: 3, text: "y")])
@@ -383,5 +408,21 @@ func expectSameKeys<V: Hashable & Sendable & Encodable>(_ value: V, sourceLocati
       }
       for await ok in group { #expect(ok) }
     }
+  }
+
+  /// Integers other than `Int` made the former encoder recurse until the stack overflowed (their
+  /// `encode(to:)` asks the single-value container for themselves); they are numbers now.
+  @Test func otherIntegerTypesAreNumbers() throws {
+    #expect(identical(try JSONValueEncoder.encode(UInt8(200)), .number(200)))
+    #expect(identical(try JSONValueEncoder.encode(Int8(-5)), .number(-5)))
+    #expect(identical(try JSONValueEncoder.encode(Int16(-300)), .number(-300)))
+    #expect(identical(try JSONValueEncoder.encode(Int32.min), .number(Double(Int32.min))))
+    #expect(identical(try JSONValueEncoder.encode(Int64.max), .number(Double(Int64.max))))
+    #expect(identical(try JSONValueEncoder.encode(UInt.max), .number(Double(UInt.max))))
+    #expect(identical(try JSONValueEncoder.encode([UInt16(1), 2]), .array([.number(1), .number(2)])))
+    struct Sizes: Encodable { var small: UInt8; var big: UInt64? }
+    #expect(identical(try JSONValueEncoder.encode(Sizes(small: 7, big: 9)), .object(["small": .number(7), "big": .number(9)])))
+    #expect(identical(QueryCacheKey<EchoFunc<UInt32>>(variables: 12).queryKey,
+                      QueryKey([.string(String(reflecting: EchoFunc<UInt32>.self)), .number(12)])))
   }
 }

@@ -12,19 +12,60 @@ public enum JSONValueEncoder {
   /// Encodes `value`. A non-finite number becomes `null`, as `JSON.stringify` (and so TanStack's
   /// `hashKey`) writes it; only a throwing `encode(to:)` of the value's own can throw.
   public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-    let encoder = TreeEncoder(codingPath: [])
-    try value.encode(to: encoder)
-    return encoder.storage.value
+    // `Int`, `String`, `Bool`, `Double` and `Float` are what their `encode(to:)` would write.
+    if let leaf = leafValue(value) { return leaf }
+    let node = Node()
+    try value.encode(to: TreeEncoder(codingPath: [], storage: node))
+    return node.value
   }
 }
 
-/// A node of the value being built; containers write into it by reference.
+// How the encoder is made cheap (typed12; `KeyEncodingReferenceTests` checks it against the
+// former encoder, kept in the tests, to the bit):
+// - a leaf of the five JSON-like types is recognised by comparing its type with theirs (a pointer
+//   comparison) and read in place, before the runtime's general casts (`as String`, `as Bool`, …),
+//   which every leaf went through, in that order, and which still decide every other type;
+// - the containers implement the `encode(_: Int, forKey:)`-style requirements themselves, so a
+//   synthesized `encode(to:)` writes a field without the generic path and without the coding
+//   path of the field (built only for a value that gets an encoder of its own);
+// - an object or array keeps its leaves as `JSONValue`s and only its nested containers as nodes
+//   (a node per value before), mutated in place (the dictionary was copied on every member).
+
+/// `value` as a JSON leaf when its type is exactly one of the leaf types, else `nil`.
+@inline(__always)
+private func leafValue<T>(_ value: T) -> JSONValue? {
+  if T.self == Int.self { return .number(Double(read(value, as: Int.self))) }
+  if T.self == String.self { return .string(read(value, as: String.self)) }
+  if T.self == Bool.self { return .bool(read(value, as: Bool.self)) }
+  if T.self == Double.self { return number(read(value, as: Double.self)) }
+  if T.self == Float.self { return number(Double(read(value, as: Float.self))) }
+  return nil
+}
+
+/// `value` read as `U`, which the caller checked is its type.
+@inline(__always)
+private func read<T, U>(_ value: T, as type: U.Type) -> U {
+  withUnsafePointer(to: value) { UnsafeRawPointer($0).assumingMemoryBound(to: U.self).pointee }
+}
+
+private func number(_ value: Double) -> JSONValue { value.isFinite ? .number(value) : .null }
+
+/// A container's value, or a node that another container writes into.
+private enum Slot {
+  case leaf(JSONValue)
+  case node(Node)
+}
+
+/// A value being built; containers write into it by reference.
 private final class Node {
   enum Kind {
     case unset
     case single(JSONValue)
-    case array([Node])
-    case object([String: Node])
+    /// Leaves in `values`; a nested container's node in `nodes` at its index (`values` holds
+    /// `null` there until the end).
+    case array(values: [JSONValue], nodes: [(Int, Node)])
+    /// A member is in `values` or in `nodes`, never both.
+    case object(values: [String: JSONValue], nodes: [String: Node])
   }
   var kind: Kind = .unset
 
@@ -32,9 +73,62 @@ private final class Node {
     switch kind {
     case .unset: return .object([:])
     case .single(let v): return v
-    case .array(let nodes): return .array(nodes.map(\.value))
-    case .object(let members): return .object(members.mapValues(\.value))
+    case .array(var values, let nodes):
+      for (index, node) in nodes { values[index] = node.value }
+      return .array(values)
+    case .object(var values, let nodes):
+      for (name, node) in nodes { values[name] = node.value }
+      return .object(values)
     }
+  }
+
+  var isObject: Bool { if case .object = kind { return true } else { return false } }
+  var isArray: Bool { if case .array = kind { return true } else { return false } }
+
+  /// Sets member `name` (if this is an object, as a detached node's writes are lost otherwise).
+  /// A name equal to one already there keeps that one's spelling, as a `Dictionary` does.
+  func set(_ name: String, _ slot: Slot) {
+    guard case .object(var values, var nodes) = kind else { return }
+    kind = .unset  // the dictionaries are unique while they change
+    switch slot {
+    case .leaf(let value):
+      if !nodes.isEmpty, let index = nodes.index(forKey: name) {
+        let spelling = nodes[index].key
+        nodes.remove(at: index)
+        values[spelling] = value
+      } else {
+        // Room for four members at once: the second member made the table grow.
+        if values.isEmpty { values = Dictionary(minimumCapacity: 4) }
+        values[name] = value
+      }
+    case .node(let node):
+      if !values.isEmpty, let index = values.index(forKey: name) {
+        let spelling = values[index].key
+        values.remove(at: index)
+        nodes[spelling] = node
+      } else {
+        nodes[name] = node
+      }
+    }
+    kind = .object(values: values, nodes: nodes)
+  }
+
+  /// Appends an element (if this is an array).
+  func append(_ slot: Slot) {
+    guard case .array(var values, var nodes) = kind else { return }
+    kind = .unset
+    switch slot {
+    case .leaf(let value): values.append(value)
+    case .node(let node):
+      nodes.append((values.count, node))
+      values.append(.null)
+    }
+    kind = .array(values: values, nodes: nodes)
+  }
+
+  var count: Int {
+    if case .array(let values, _) = kind { return values.count }
+    return 0
   }
 }
 
@@ -49,12 +143,12 @@ private struct TreeEncoder: Encoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if case .object = storage.kind {} else { storage.kind = .object([:]) }
+    if !storage.isObject { storage.kind = .object(values: [:], nodes: [:]) }
     return KeyedEncodingContainer(KeyedContainer<Key>(node: storage, codingPath: codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    if case .array = storage.kind {} else { storage.kind = .array([]) }
+    if !storage.isArray { storage.kind = .array(values: [], nodes: []) }
     return UnkeyedContainer(node: storage, codingPath: codingPath)
   }
 
@@ -63,21 +157,20 @@ private struct TreeEncoder: Encoder {
   }
 }
 
-/// Encodes a leaf or a nested value into `node`.
-private func encodeValue<T: Encodable>(_ value: T, into node: Node, codingPath: [any CodingKey]) throws {
+/// `value` as a leaf, or `nil` for a value that is encoded by its own `encode(to:)`.
+private func leaf<T: Encodable>(_ value: T) -> JSONValue? {
+  if let leaf = leafValue(value) { return leaf }
+  if T.self == JSONValue.self { return read(value, as: JSONValue.self) }
+  // What the runtime's casts find inside other types (an `Optional` holding a leaf, …).
   switch value {
-  case let v as String: node.kind = .single(.string(v))
-  case let v as Bool: node.kind = .single(.bool(v))
-  case let v as Double: node.kind = .single(try number(v, codingPath))
-  case let v as Float: node.kind = .single(try number(Double(v), codingPath))
-  case let v as Int: node.kind = .single(.number(Double(v)))
-  case let v as JSONValue: node.kind = .single(v)
-  default: try value.encode(to: TreeEncoder(codingPath: codingPath, storage: node))
+  case let v as String: return .string(v)
+  case let v as Bool: return .bool(v)
+  case let v as Double: return number(v)
+  case let v as Float: return number(Double(v))
+  case let v as Int: return .number(Double(v))
+  case let v as JSONValue: return v
+  default: return nil
   }
-}
-
-private func number(_ value: Double, _ codingPath: [any CodingKey]) throws -> JSONValue {
-  value.isFinite ? .number(value) : .null
 }
 
 private struct IndexKey: CodingKey {
@@ -92,18 +185,33 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let node: Node
   let codingPath: [any CodingKey]
 
+  private func set(_ value: JSONValue, _ key: Key) { node.set(key.stringValue, .leaf(value)) }
+  /// A new node at `key`, for a nested container or encoder.
   private func child(_ key: Key) -> Node {
     let child = Node()
-    if case .object(var members) = node.kind {
-      members[key.stringValue] = child
-      node.kind = .object(members)
-    }
+    node.set(key.stringValue, .node(child))
     return child
   }
 
-  mutating func encodeNil(forKey key: Key) throws { child(key).kind = .single(.null) }
+  mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
+  mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { set(number(value), key) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { set(number(Double(value)), key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.number(Double(value)), key) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { set(.number(Double(value)), key) }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try encodeValue(value, into: child(key), codingPath: codingPath + [key])
+    if let leaf = leaf(value) { return set(leaf, key) }
+    // The member is there before its value's encoder runs (a throw leaves it half written).
+    try value.encode(to: TreeEncoder(codingPath: codingPath + [key], storage: child(key)))
   }
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
     TreeEncoder(codingPath: codingPath + [key], storage: child(key)).container(keyedBy: keyType)
@@ -118,24 +226,35 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
   let node: Node
   let codingPath: [any CodingKey]
-  var count: Int {
-    if case .array(let nodes) = node.kind { return nodes.count }
-    return 0
-  }
+  var count: Int { node.count }
 
+  private func append(_ value: JSONValue) { node.append(.leaf(value)) }
+  /// A new node at the end, for a nested container or encoder.
   private func next() -> Node {
     let child = Node()
-    if case .array(var nodes) = node.kind {
-      nodes.append(child)
-      node.kind = .array(nodes)
-    }
+    node.append(.node(child))
     return child
   }
 
-  mutating func encodeNil() throws { next().kind = .single(.null) }
+  mutating func encodeNil() throws { append(.null) }
+  mutating func encode(_ value: Bool) throws { append(.bool(value)) }
+  mutating func encode(_ value: String) throws { append(.string(value)) }
+  mutating func encode(_ value: Double) throws { append(number(value)) }
+  mutating func encode(_ value: Float) throws { append(number(Double(value))) }
+  mutating func encode(_ value: Int) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: Int8) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: Int16) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: Int32) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: Int64) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: UInt) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: UInt8) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: UInt16) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: UInt32) throws { append(.number(Double(value))) }
+  mutating func encode(_ value: UInt64) throws { append(.number(Double(value))) }
   mutating func encode<T: Encodable>(_ value: T) throws {
+    if let leaf = leaf(value) { return append(leaf) }
     let index = count
-    try encodeValue(value, into: next(), codingPath: codingPath + [IndexKey(index)])
+    try value.encode(to: TreeEncoder(codingPath: codingPath + [IndexKey(index)], storage: next()))
   }
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
     TreeEncoder(codingPath: codingPath, storage: next()).container(keyedBy: keyType)
@@ -149,6 +268,27 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 private struct SingleContainer: SingleValueEncodingContainer {
   let node: Node
   let codingPath: [any CodingKey]
-  mutating func encodeNil() throws { node.kind = .single(.null) }
-  mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value, into: node, codingPath: codingPath) }
+
+  private func set(_ value: JSONValue) { node.kind = .single(value) }
+
+  mutating func encodeNil() throws { set(.null) }
+  mutating func encode(_ value: Bool) throws { set(.bool(value)) }
+  mutating func encode(_ value: String) throws { set(.string(value)) }
+  mutating func encode(_ value: Double) throws { set(number(value)) }
+  mutating func encode(_ value: Float) throws { set(number(Double(value))) }
+  mutating func encode(_ value: Int) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: Int8) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: Int16) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: Int32) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: Int64) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: UInt) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: UInt8) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: UInt16) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: UInt32) throws { set(.number(Double(value))) }
+  mutating func encode(_ value: UInt64) throws { set(.number(Double(value))) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    if let leaf = leaf(value) { return set(leaf) }
+    // Into this node itself: a container the value asks for joins one already there.
+    try value.encode(to: TreeEncoder(codingPath: codingPath, storage: node))
+  }
 }
