@@ -480,7 +480,7 @@ import QuarryScenarios
   let user = try await client.fetchQuery(FetchUser(), 42)
 }
 
-// Sources/QuarryApp/Client/QueryClient+Typed.swift:49
+// Sources/QuarryApp/Client/QueryClient+Typed.swift:52
 @MainActor @Sendable func example51() async throws {
   try client.setQueryData(QueryCacheKey<FetchUser>(variables: 42)) { old in old ?? User(id: 42, name: "?") }
 }

@@ -39,7 +39,10 @@ extension QueryClient {
 
   /// The cached value of `key`; throws ``QuarryError/typeMismatch(key:expected:actual:)`` if
   /// the entry holds another type.
+  @inlinable
   public func getQueryData<F: QueryFunc>(_ key: QueryCacheKey<F>) throws -> F.Value? {
+    // Inlinable (as is `setQueryData(_:_:)`), so that the app's module specializes it for `F`:
+    // unspecialized, `F.Value?`'s and `QueryCacheKey<F>`'s metadata were looked up on every call.
     try getQueryData(key.queryKey, as: F.Value.self)
   }
 
@@ -49,7 +52,7 @@ extension QueryClient {
   /// ```swift
   /// try client.setQueryData(QueryCacheKey<FetchUser>(variables: 42)) { old in old ?? User(id: 42, name: "?") }
   /// ```
-  @discardableResult
+  @discardableResult @inlinable
   public func setQueryData<F: QueryFunc>(_ key: QueryCacheKey<F>, _ updater: (F.Value?) throws -> F.Value?) throws -> F.Value? {
     try setQueryData(key.queryKey) { (old: F.Value?) in try updater(old) }
   }

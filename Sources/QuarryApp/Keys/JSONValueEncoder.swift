@@ -56,6 +56,11 @@ private enum Slot {
   case node(Node)
 }
 
+/// An empty member table with room for four members, copied by an object's first member: made
+/// with `Dictionary(minimumCapacity:)` on each object, the table's type metadata was looked up
+/// each time (the initializer is not inlinable), about 360 instructions.
+private let emptyMembers = [String: JSONValue](minimumCapacity: 4)
+
 /// A value being built; containers write into it by reference.
 private final class Node {
   enum Kind {
@@ -98,7 +103,7 @@ private final class Node {
         values[spelling] = value
       } else {
         // Room for four members at once: the second member made the table grow.
-        if values.isEmpty { values = Dictionary(minimumCapacity: 4) }
+        if values.isEmpty { values = emptyMembers }
         values[name] = value
       }
     case .node(let node):

@@ -32,10 +32,11 @@ public struct QueryCacheKey<F: QueryFunc>: CacheKeyRepresentable, Hashable {
   public init(variables: F.Variables) { self.variables = variables }
 
   /// The engine key.
+  @inlinable
   public var queryKey: QueryKey {
-    var parts = F.keyPrefix
-    appendKeyParts(of: variables, to: &parts)
-    return QueryKey(parts)
+    // Inlinable, like the typed reads and writes that build it, so that it is specialized where
+    // `F` is known (unspecialized, the key's metadata and its variables' were looked up per call).
+    QueryKey(keyParts(F.keyPrefix, variables))
   }
 
   /// Every key of `F`, whatever the variables.
@@ -52,24 +53,26 @@ public struct InfiniteQueryCacheKey<F: InfiniteQueryFunc>: CacheKeyRepresentable
   public init(variables: F.Variables) { self.variables = variables }
 
   /// The engine key.
-  public var queryKey: QueryKey {
-    var parts = F.keyPrefix
-    parts.append("infinite")
-    appendKeyParts(of: variables, to: &parts)
-    return QueryKey(parts)
-  }
+  public var queryKey: QueryKey { QueryKey(keyParts(F.keyPrefix + ["infinite"], variables)) }
 
   /// Every key of `F`, whatever the variables.
   public static var all: QueryKey { QueryKey(F.keyPrefix + ["infinite"]) }
 }
 
-/// Appends the key parts variables contribute: none for ``QueryVoid``, else their JSON form.
-func appendKeyParts<V: Encodable>(of variables: V, to parts: inout [JSONValue]) {
-  if V.self == QueryVoid.self { return }
+/// `prefix` followed by the key part variables contribute: none for ``QueryVoid``, else their
+/// JSON form.
+@inlinable
+func keyParts<V: Encodable>(_ prefix: [JSONValue], _ variables: V) -> [JSONValue] {
+  if V.self == QueryVoid.self { return prefix }
+  let part: JSONValue
   do {
-    parts.append(try JSONValueEncoder.encode(variables))
+    part = try JSONValueEncoder.encode(variables)
   } catch {
     // Only a throwing custom `encode(to:)` gets here; keep the key distinct and stable.
-    parts.append(.string(String(reflecting: variables)))
+    part = .string(String(reflecting: variables))
   }
+  // A one-part prefix (the type's name, unless `keyPrefix` is declared) and the part as one
+  // literal: appending to the shared prefix copied it into a grown buffer.
+  if prefix.count == 1 { return [prefix[0], part] }
+  return prefix + [part]
 }
