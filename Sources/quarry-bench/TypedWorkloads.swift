@@ -12,6 +12,11 @@ struct FetchTodo: QueryFunc {
   func run(_ variables: TodoID) async throws -> Int { variables.id }
 }
 
+/// A typed query function whose variables are a plain `Int`.
+struct FetchTodoByID: QueryFunc {
+  func run(_ id: Int) async throws -> Int { id }
+}
+
 /// Workloads (g) the typed API (`QuarryApp`): reads and writes through `QueryCacheKey<F>`,
 /// whose engine key (`[type identifier, variables as JSON]`) is built on every call, as an
 /// app's calls build it. TanStack's side is what an app writes there: a fresh
@@ -26,10 +31,11 @@ enum TypedWorkloads {
   /// On a fresh client per round, 100k entries written through the typed API (not timed), then
   /// `typed.hit` (the typed `getQueryData`) and `typed.write` (the typed `setQueryData`, the
   /// only typed write: an updater) of the same entries; the median round. Then (Quarry only)
-  /// `typed.key`: building and freeing the 100k engine keys alone, without the cache.
+  /// `typed.key`: building and freeing the 100k engine keys alone, without the cache, and
+  /// `typed.key.int` the same for `Int` variables (`QueryCacheKey<FetchTodoByID>(variables: i)`).
   static func run(rounds: Int) -> [Measurement] {
     let n = keyCount
-    var results: [[Measurement]] = [[], [], []]
+    var results: [[Measurement]] = [[], [], [], []]
     for _ in 0..<rounds {
       let client = QueryClient(scheduler: VirtualScheduler())
       seed(client, n)
@@ -41,6 +47,8 @@ enum TypedWorkloads {
       var parts = 0
       results[2].append(measure("typed.key", n: n) { parts &+= buildKeys(n) })
       precondition(parts == 2 * n)
+      results[3].append(measure("typed.key.int", n: n) { parts &+= buildIntKeys(n) })
+      precondition(parts == 4 * n)
       client.clear()
     }
     return results.map(median)
@@ -79,6 +87,13 @@ enum TypedWorkloads {
   static func buildKeys(_ n: Int) -> Int {
     var parts = 0
     for i in 0..<n { parts &+= key(i).queryKey.parts.count }
+    return parts
+  }
+
+  @inline(never)
+  static func buildIntKeys(_ n: Int) -> Int {
+    var parts = 0
+    for i in 0..<n { parts &+= QueryCacheKey<FetchTodoByID>(variables: i).queryKey.parts.count }
     return parts
   }
 }
