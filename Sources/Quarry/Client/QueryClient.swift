@@ -363,13 +363,20 @@ public final class QueryClient: @unchecked Sendable {
   @discardableResult
   public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: (T?) throws -> T?) throws -> T? {
     try engine.lock.sync {
-      let hash = queryHash(queryKey)
-      // The state copied out first: decoding may run user code (no access to the query's state is
-      // held meanwhile; see `Query`).
-      let state = queryCache.lookup(hash)?.stateStorage
-      let old = try state?.data(as: T.self, key: hash)
-      guard let new = try updater(old) else { return nil }
-      return setQueryData(queryKey, value: new, updatedAt: updatedAt) as? T
+      // Found as the untyped updater finds it: by the key, without its hash string while hashes
+      // follow keys (the hash is written only for a mismatch's error).
+      let target = writeTarget(queryKey)
+      // The data box read out first: decoding may run user code (no access to the query's state
+      // is held meanwhile; see `Query`).
+      let old: T?
+      if let box = target.existing?.stateStorage.dataBox {
+        old = try conditionalCast(box.value, to: T.self) ?? typedData(of: box, queryKey, as: T.self)
+      } else {
+        old = nil
+      }
+      guard let new = try updater(old), !isUndefinedData(new) else { return nil }
+      // `write` builds the query or finds it again if the updater or the decoding changed the cache.
+      return write(new, to: target, queryKey, updatedAt: updatedAt).flatMap { conditionalCast($0, to: T.self) }
     }
   }
 
