@@ -2,8 +2,8 @@ import Synchronization
 import Testing
 @testable import Quarry
 
-/// A fetch's `QueryFetchRun` and its `Retryer` hold each other (the retryer's closures capture
-/// the run) until the fetch settles; then both must be freed, whether it succeeded, failed or
+/// A fetch's `QueryFetchRun` and its `Retryer` hold each other (the run is the retryer's host)
+/// until the fetch settles; then both must be freed, whether it succeeded, failed or
 /// was cancelled.
 @Suite struct FetchRunTests {
   private final class Weak: @unchecked Sendable {

@@ -11,19 +11,15 @@ extension Mutation {
   func execute(_ variables: (any Sendable)?) -> Promise<any Sendable> {
     let result = Promise<any Sendable>(scheduler: engine.scheduler)
     let functionContext = MutationFunctionContext(client: client, meta: optionsStorage.meta, mutationKey: optionsStorage.mutationKey)
-    let config = Retryer.Config(
-      fn: { [self] in runMutationFn(variables, functionContext) },
-      onFail: { [self] count, error in dispatch(.failed(failureCount: count, error: error)) },
-      onPause: { [self] in dispatch(.pause) },
-      onContinue: { [self] in dispatch(.continue) },
+    let run = ExecuteRun(mutation: self, variables: variables, functionContext: functionContext, result: result)
+    // The run answers for the function and the callbacks (`RetryerHost`).
+    let retryer = Retryer(engine: engine, config: Retryer.Config(
       retry: optionsStorage.retry ?? .count(0),
       retryDelay: optionsStorage.retryDelay,
-      networkMode: optionsStorage.networkMode,
-      canRun: { [unowned self] in cache.canRun(self) }
-    )
-    let retryer = Retryer(engine: engine, config: config)
+      networkMode: optionsStorage.networkMode
+    ), host: run)
     self.retryer = retryer
-    let run = ExecuteRun(mutation: self, retryer: retryer, variables: variables, functionContext: functionContext, result: result)
+    run.retryer = retryer
 
     if stateStorage.status == .pending {
       // A restored mutation continues without calling `onMutate` again.
@@ -53,7 +49,7 @@ extension Mutation {
 
 
   /// Starts the mutation function at once (`Task.immediate`, like a JavaScript call).
-  private func runMutationFn(_ variables: (any Sendable)?, _ context: MutationFunctionContext) -> Promise<any Sendable> {
+  fileprivate func runMutationFn(_ variables: (any Sendable)?, _ context: MutationFunctionContext) -> Promise<any Sendable> {
     let promise = Promise<any Sendable>(scheduler: engine.scheduler)
     guard let fn = optionsStorage.mutationFn else {
       promise.reject(QuarryError.missingMutationFn)
@@ -81,24 +77,43 @@ func isUndefinedValue(_ value: (any Sendable)?) -> Bool {
 }
 
 /// One `execute` call's continuation chain (the body of TanStack's `async execute` after its
-/// first `await`). Every step runs under the engine lock.
-final class ExecuteRun: @unchecked Sendable {
+/// first `await`), and its retryer's host (the mutation function and the retryer's callbacks).
+/// Every step runs under the engine lock.
+final class ExecuteRun: RetryerHost, @unchecked Sendable {
   // Safe: used only under the owning engine's lock.
   let mutation: Mutation
-  let retryer: Retryer
+  /// The run's retryer, set once after both are made; the two hold each other (the retryer's
+  /// host) until ``finish()`` lets go of it.
+  var retryer: Retryer?
   @DeepReleased var variables: (any Sendable)?
   let functionContext: MutationFunctionContext
   let result: Promise<any Sendable>
 
-  init(mutation: Mutation, retryer: Retryer, variables: (any Sendable)?, functionContext: MutationFunctionContext, result: Promise<any Sendable>) {
+  init(mutation: Mutation, variables: (any Sendable)?, functionContext: MutationFunctionContext, result: Promise<any Sendable>) {
     self.mutation = mutation
-    self.retryer = retryer
     self.variables = variables
     self.functionContext = functionContext
     self.result = result
   }
 
   private var engine: Engine { mutation.engine }
+
+  func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>? {
+    mutation.runMutationFn(variables, functionContext)
+  }
+
+  /// A mutation's retryer is never cancelled (TanStack's mutation passes no `onCancel`).
+  func retryerCancelled(_ error: any Error) {}
+
+  func retryerFailed(_ failureCount: Int, _ error: any Error) {
+    mutation.dispatch(.failed(failureCount: failureCount, error: error))
+  }
+
+  func retryerPaused() { mutation.dispatch(.pause) }
+
+  func retryerContinued() { mutation.dispatch(.continue) }
+
+  func retryerCanRun() -> Bool { mutation.cache.canRun(mutation) }
 
   func input(data: (any Sendable)? = nil, error: (any Error)? = nil) -> MutationCallbackInput {
     MutationCallbackInput(data: data, error: error, variables: variables, context: mutation.stateStorage.context, mutation: nil, functionContext: functionContext)
@@ -145,6 +160,7 @@ final class ExecuteRun: @unchecked Sendable {
 
   /// `const data = await retryer.start()`, then the success callbacks.
   func start() {
+    guard let retryer else { preconditionFailure("an execute run starts with its retryer") }
     retryer.start().whenSettled { [self] outcome in
       engine.lock.sync {
         switch outcome {
@@ -199,7 +215,8 @@ final class ExecuteRun: @unchecked Sendable {
 
   /// The `finally` block.
   private func finish() {
-    if mutation.retryer === retryer { mutation.retryer = nil }
+    if let retryer, mutation.retryer === retryer { mutation.retryer = nil }
+    retryer = nil
     _ = mutation.cache.runNext(mutation)
   }
 }

@@ -2,9 +2,8 @@ import Synchronization
 
 /// One fetch, and the promise of its result (TanStack's `fetch` returns one): what the fetch's
 /// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal's
-/// state and the fetch options, with the retryer until the fetch settles. It is the retryer's host (its
-/// function and callbacks: one reference where five closures each held this object or the
-/// query), and the settled callback captures only it, so none costs a closure context; the
+/// state and the fetch options, with the retryer until the fetch settles. It is the retryer's
+/// host (its function and callbacks), and the settled callback captures only it, so none costs a closure context; the
 /// run and the retryer hold each other until `fetchSettled` lets go of the retryer. Being the
 /// result promise itself saves an allocation per fetch; a caller holding the promise also
 /// keeps the query, the signal and the options until it lets go. It also runs each attempt of
@@ -255,9 +254,8 @@ extension Query {
       initialPromise: fetchOptions?.initialPromise,
       retry: sharedOptions.retry,
       retryDelay: sharedOptions.retryDelay,
-      networkMode: sharedOptions.networkMode,
-      host: run
-    ))
+      networkMode: sharedOptions.networkMode
+    ), host: run)
     self.retryer = retryer
     run.retryer = retryer
     retryer.start().whenSettled { [run] outcome in run.query.fetchSettled(outcome, run: run) }
@@ -304,7 +302,7 @@ extension Query {
   private func fetchSettled(_ outcome: Result<any Sendable, any Error>, run: QueryFetchRun) {
     engine.lock.sync {
       guard let retryer = run.retryer else { preconditionFailure("a fetch settles once") }
-      // The run and the retryer hold each other (through the retryer's closures) until here.
+      // The run and the retryer hold each other (the retryer's host) until here.
       run.retryer = nil
       settleFetch(outcome, retryer: retryer, into: run)
       if self.retryer === retryer { self.retryer = nil }

@@ -7,26 +7,20 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   // promise's own are guarded as its are.
   enum Status { case pending, resolved, rejected }
 
-  /// What the retryer runs and tells: the closures (a mutation's), or a ``RetryerHost`` (a
-  /// query's fetch), which then answers for `fn`, `onCancel`, `onFail`, `onPause` and
-  /// `onContinue`.
+  /// What the retryer runs and tells is its ``RetryerHost`` (a query's fetch run, a mutation's
+  /// execute run): one reference where five closures each held the run or its owner.
   struct Config {
-    var fn: (() -> Promise<any Sendable>)?
     var initialPromise: Promise<any Sendable>?
-    var onCancel: ((any Error) -> Void)?
-    var onFail: ((Int, any Error) -> Void)?
-    var onPause: (() -> Void)?
-    var onContinue: (() -> Void)?
     var retry: RetryOption?
     var retryDelay: RetryDelayOption?
     var networkMode: NetworkMode?
-    var canRun: () -> Bool = { true }
-    /// Answers for the five callbacks above when set (one reference instead of five closures).
-    var host: (any RetryerHost)?
   }
 
   let engine: Engine
   let config: Config
+  /// Runs the attempts and hears the retryer's events. Held strongly: the host and the retryer
+  /// hold each other until the host lets go of the retryer once it has settled.
+  let host: any RetryerHost
   /// The promise of the retryer's outcome: the retryer itself.
   var promise: Promise<any Sendable> { self }
   private(set) var status: Status = .pending
@@ -42,9 +36,10 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   /// the optimizer turned the consumed argument of the out-of-line init back into a borrowed
   /// one, and copied it again (about 400 instructions per fetch).
   @inline(__always)
-  init(engine: Engine, config: consuming Config) {
+  init(engine: Engine, config: consuming Config, host: any RetryerHost) {
     self.engine = engine
     self.config = config
+    self.host = host
     super.init(scheduler: engine.scheduler)
   }
 
@@ -55,7 +50,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       isCancelled = true
       let error = CancelledError(revert: options.revert ?? false, silent: options.silent ?? false)
       settleFailed(error)
-      if let host = config.host { host.retryerCancelled(error) } else { config.onCancel?(error) }
+      host.retryerCancelled(error)
     }
   }
 
@@ -65,10 +60,10 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   private func canContinue() -> Bool {
     engine.focusManager.isFocused
       && (config.networkMode == .always || engine.onlineManager.isOnline)
-      && config.canRun()
+      && host.retryerCanRun()
   }
 
-  func canStart() -> Bool { engine.canFetch(config.networkMode) && config.canRun() }
+  func canStart() -> Bool { engine.canFetch(config.networkMode) && host.retryerCanRun() }
 
   private func settleSucceeded(_ value: any Sendable) {
     if !isResolved {
@@ -92,13 +87,11 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     continueFn = { [unowned self] in
       if self.isResolved || self.canContinue() { paused.resolve(()) }
     }
-    if let host = config.host { host.retryerPaused() } else { config.onPause?() }
+    host.retryerPaused()
     return paused.then { [self] _ in
       engine.lock.sync {
         continueFn = nil
-        if !isResolved {
-          if let host = config.host { host.retryerContinued() } else { config.onContinue?() }
-        }
+        if !isResolved { host.retryerContinued() }
       }
     }
   }
@@ -107,7 +100,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     if isResolved { return }
     let initial = failureCount == 0 ? config.initialPromise : nil
     // `nil`: the host runs the attempt and calls `attemptSettled` in its delivery job.
-    guard let attempt = initial ?? callFn() else { return }
+    guard let attempt = initial ?? host.retryerAttempt(of: self) else { return }
     // TanStack's `.then(resolve).catch(handleFailure)`: `resolve` one job after the attempt
     // fulfils; `handleFailure` two jobs after it rejects (the rejection passes through the
     // `then` promise first), so its job is queued at the moment that promise would settle.
@@ -123,14 +116,6 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     case .success(let value): engine.lock.sync { settleSucceeded(value) }
     case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
     }
-  }
-
-  /// One attempt of the function: the host's, or `config.fn`; `nil` when the host runs it
-  /// without a promise (it then calls ``attemptSettled(_:)``).
-  private func callFn() -> Promise<any Sendable>? {
-    if let host = config.host { return host.retryerAttempt(of: self) }
-    guard let fn = config.fn else { preconditionFailure("a retryer has a host or a function") }
-    return fn()
   }
 
   private func handleFailure(_ error: any Error) {
@@ -153,7 +138,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       return
     }
     failureCount += 1
-    if let host = config.host { host.retryerFailed(failureCount, error) } else { config.onFail?(failureCount, error) }
+    host.retryerFailed(failureCount, error)
     engine.sleep(delay)
       .flatThen { [self] _ -> Promise<Void> in
         engine.lock.sync { canContinue() ? Promise.resolved((), scheduler: engine.scheduler) : pause() }
@@ -182,11 +167,11 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   }
 }
 
-/// What a query's fetch (``QueryFetchRun``) does for its retryer: the retryer holds it as one
-/// reference where a mutation's holds five closures (each a reference retained and released,
-/// stored and destroyed with the retryer).
+/// What a retryer runs and tells (TanStack's `fn`, `onCancel`, `onFail`, `onPause`,
+/// `onContinue` and `canRun` of the retryer's config): a query's fetch (``QueryFetchRun``) or a
+/// mutation's execute run (``ExecuteRun``).
 protocol RetryerHost: AnyObject {
-  /// One attempt of the fetch function (the config's `fn`): its promise, or `nil` when the host
+  /// One attempt of the function (`fn`): its promise, or `nil` when the host
   /// runs the attempt itself and calls `retryer.attemptSettled(_:)` in a job queued as the
   /// attempt settles (where the promise's delivery job would run).
   func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>?
@@ -198,6 +183,13 @@ protocol RetryerHost: AnyObject {
   func retryerPaused()
   /// The retryer continued after a pause (`onContinue`).
   func retryerContinued()
+  /// Whether the retryer may run now, besides focus and network (`canRun`).
+  func retryerCanRun() -> Bool
+}
+
+extension RetryerHost {
+  /// A query's fetch may always run, focus and network permitting.
+  func retryerCanRun() -> Bool { true }
 }
 
 private func pow2(_ n: Int) -> Double {
