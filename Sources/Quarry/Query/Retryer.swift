@@ -1,14 +1,20 @@
 /// Runs a fetch function with retries, pausing while unfocused or offline (TanStack's
-/// `createRetryer`), and is the promise of its outcome (TanStack's `retryer.promise`: one
-/// allocation fewer per fetch; a holder of the promise keeps the retryer with it). All members
-/// added here are used under the engine lock.
-final class Retryer: Promise<any Sendable>, @unchecked Sendable {
-  // Safe: every mutable member added here is only touched under the owning engine's lock; the
-  // promise's own are guarded as its are.
+/// `createRetryer`). The base of the run that owns it: a query's fetch (``QueryFetchRun``) or a
+/// mutation's execute run (``ExecuteRun``) is its retryer (one object where a run and a
+/// retryer were two), and overrides the `retryer…` members to run the attempts and hear the
+/// retryer's events (TanStack's `fn`, `onCancel`, `onFail`,
+/// `onPause`, `onContinue`, `canRun`, and the `then` on `retryer.promise` that settles the
+/// run). The promise this object is, is the run's own result (the fetch's, the execute's);
+/// the retryer's outcome (TanStack's `retryer.promise`) is ``promise``, made only when
+/// something other than the run asks for it. All members added here are used under the engine
+/// lock.
+class Retryer: Promise<any Sendable>, @unchecked Sendable {
+  // Safe: every mutable member added here is only touched under the owning engine's lock, or
+  // (`outcome`) written there once before the settle job that reads it is queued, and only read
+  // after; the promise's own are guarded as its are.
   enum Status { case pending, resolved, rejected }
 
-  /// What the retryer runs and tells is its ``RetryerHost`` (a query's fetch run, a mutation's
-  /// execute run): one reference where five closures each held the run or its owner.
+  /// The retryer's options.
   struct Config {
     var initialPromise: Promise<any Sendable>?
     var retry: RetryOption?
@@ -16,60 +22,96 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     var networkMode: NetworkMode?
   }
 
-  let engine: Engine
-  let config: Config
-  /// Runs the attempts and hears the retryer's events. Held strongly: the host and the retryer
-  /// hold each other until the host lets go of the retryer once it has settled.
-  let host: any RetryerHost
-  /// The promise of the retryer's outcome: the retryer itself.
-  var promise: Promise<any Sendable> { self }
-  private(set) var status: Status = .pending
+  final let engine: Engine
+  final let config: Config
+  final private(set) var status: Status = .pending
+  /// The retryer's outcome once settled.
+  final private var outcome = PromiseState.pending
+  /// The promise of the retryer's outcome, once something asked for it (``promise``).
+  final private var outcomePromise: Promise<any Sendable>?
   /// Whether the engine cancelled this retryer (as opposed to the function throwing a
   /// `CancelledError` of its own).
-  private(set) var isCancelled = false
-  private var isRetryCancelled = false
-  private var failureCount = 0
-  private var continueFn: (() -> Void)?
+  final private(set) var isCancelled = false
+  final private var isRetryCancelled = false
+  final private var failureCount = 0
+  final private var continueFn: (() -> Void)?
 
   /// `config` is consumed: taken by value, it was copied into the member and then destroyed
   /// (about 230 instructions each, per fetch). Inlined, so that the caller's temporary moves in:
   /// the optimizer turned the consumed argument of the out-of-line init back into a borrowed
   /// one, and copied it again (about 400 instructions per fetch).
   @inline(__always)
-  init(engine: Engine, config: consuming Config, host: any RetryerHost) {
+  init(engine: Engine, config: consuming Config) {
     self.engine = engine
     self.config = config
-    self.host = host
     super.init(scheduler: engine.scheduler)
+  }
+
+  // What the run does for its retryer (overridden by each run).
+
+  /// One attempt of the function (`fn`): its promise, or `nil` when the run starts the attempt
+  /// itself and calls ``attemptSettled(_:)`` in a job queued as the attempt settles (where the
+  /// promise's delivery job would run).
+  func retryerAttempt() -> Promise<any Sendable>? { preconditionFailure("a run overrides retryerAttempt") }
+  /// The retryer was cancelled (`onCancel`).
+  func retryerCancelled(_ error: any Error) {}
+  /// An attempt failed and will be retried (`onFail`).
+  func retryerFailed(_ failureCount: Int, _ error: any Error) {}
+  /// The retryer paused (`onPause`).
+  func retryerPaused() {}
+  /// The retryer continued after a pause (`onContinue`).
+  func retryerContinued() {}
+  /// Whether the retryer may run now, besides focus and network (`canRun`; a query's fetch
+  /// always may).
+  func retryerCanRun() -> Bool { true }
+  /// The retryer settled: called in the job in which ``promise`` would deliver its outcome to
+  /// its first callback (TanStack's `then` on `retryer.promise` that the run registers first),
+  /// outside the engine lock.
+  func retryerSettled(_ outcome: Result<any Sendable, any Error>) {}
+
+  /// The promise of the retryer's outcome (TanStack's `retryer.promise`), made at the first
+  /// request: settled already if the retryer has, else as it settles. Its callbacks run in a
+  /// job queued right after the run's ``retryerSettled(_:)`` job, where TanStack runs them
+  /// (after the run's, which registered first), in the same order.
+  final var promise: Promise<any Sendable> {
+    if let outcomePromise { return outcomePromise }
+    let made = Promise<any Sendable>(scheduler: scheduler)
+    switch outcome {
+    case .pending: break
+    case .fulfilled(let value): made.resolve(value)
+    case .rejected(let error): made.reject(error)
+    }
+    outcomePromise = made
+    return made
   }
 
   private var isResolved: Bool { status != .pending }
 
-  func cancel(_ options: CancelOptions = CancelOptions()) {
+  final func cancel(_ options: CancelOptions = CancelOptions()) {
     if !isResolved {
       isCancelled = true
       let error = CancelledError(revert: options.revert ?? false, silent: options.silent ?? false)
       settleFailed(error)
-      host.retryerCancelled(error)
+      retryerCancelled(error)
     }
   }
 
-  func cancelRetry() { isRetryCancelled = true }
-  func continueRetry() { isRetryCancelled = false }
+  final func cancelRetry() { isRetryCancelled = true }
+  final func continueRetry() { isRetryCancelled = false }
 
   private func canContinue() -> Bool {
     engine.focusManager.isFocused
       && (config.networkMode == .always || engine.onlineManager.isOnline)
-      && host.retryerCanRun()
+      && retryerCanRun()
   }
 
-  func canStart() -> Bool { engine.canFetch(config.networkMode) && host.retryerCanRun() }
+  final func canStart() -> Bool { engine.canFetch(config.networkMode) && retryerCanRun() }
 
   private func settleSucceeded(_ value: any Sendable) {
     if !isResolved {
       continueFn?()
       status = .resolved
-      resolve(value)
+      settleOutcome(to: .fulfilled(value))
     }
   }
 
@@ -77,7 +119,29 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     if !isResolved {
       continueFn?()
       status = .rejected
-      reject(error)
+      settleOutcome(to: .rejected(error))
+    }
+  }
+
+  /// Keeps the outcome, queues the run's ``retryerSettled(_:)`` job (the delivery job of a
+  /// promise whose first callback the run registered before it could settle), and settles
+  /// ``promise`` if it was made, which queues its own delivery job right after.
+  private func settleOutcome(to settled: PromiseState) {
+    outcome = settled
+    scheduler.enqueue { [self] in deliverOutcome() }
+    switch settled {
+    case .pending: preconditionFailure("a retryer settles to an outcome")
+    case .fulfilled(let value): outcomePromise?.resolve(value)
+    case .rejected(let error): outcomePromise?.reject(error)
+    }
+  }
+
+  /// The settle job: hands the outcome to the run.
+  private func deliverOutcome() {
+    switch outcome {
+    case .fulfilled(let value): retryerSettled(.success(value))
+    case .rejected(let error): retryerSettled(.failure(error))
+    case .pending: preconditionFailure("a retryer delivers once settled")
     }
   }
 
@@ -87,11 +151,11 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     continueFn = { [unowned self] in
       if self.isResolved || self.canContinue() { paused.resolve(()) }
     }
-    host.retryerPaused()
+    retryerPaused()
     return paused.then { [self] _ in
       engine.lock.sync {
         continueFn = nil
-        if !isResolved { host.retryerContinued() }
+        if !isResolved { retryerContinued() }
       }
     }
   }
@@ -99,8 +163,8 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   private func run() {
     if isResolved { return }
     let initial = failureCount == 0 ? config.initialPromise : nil
-    // `nil`: the host runs the attempt and calls `attemptSettled` in its delivery job.
-    guard let attempt = initial ?? host.retryerAttempt(of: self) else { return }
+    // `nil`: the run starts the attempt and calls `attemptSettled` in its delivery job.
+    guard let attempt = initial ?? retryerAttempt() else { return }
     // TanStack's `.then(resolve).catch(handleFailure)`: `resolve` one job after the attempt
     // fulfils; `handleFailure` two jobs after it rejects (the rejection passes through the
     // `then` promise first), so its job is queued at the moment that promise would settle.
@@ -110,8 +174,8 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   }
 
   /// What the retryer does when an attempt settles, in the job in which the attempt's promise
-  /// delivers its outcome (a ``RetryerHost`` that runs the attempt itself calls it there).
-  func attemptSettled(_ outcome: Result<any Sendable, any Error>) {
+  /// delivers its outcome (a run that starts the attempt itself calls it there).
+  final func attemptSettled(_ outcome: Result<any Sendable, any Error>) {
     switch outcome {
     case .success(let value): engine.lock.sync { settleSucceeded(value) }
     case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
@@ -138,7 +202,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       return
     }
     failureCount += 1
-    host.retryerFailed(failureCount, error)
+    retryerFailed(failureCount, error)
     engine.sleep(delay)
       .flatThen { [self] _ -> Promise<Void> in
         engine.lock.sync { canContinue() ? Promise.resolved((), scheduler: engine.scheduler) : pause() }
@@ -150,46 +214,19 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       }
   }
 
-  /// Continues a paused fetch; returns the retryer's promise.
-  @discardableResult
-  func continueFetch() -> Promise<any Sendable> {
+  /// Continues a paused fetch (``promise`` is the retryer's outcome).
+  final func continueFetch() {
     continueFn?()
-    return promise
   }
 
-  func start() -> Promise<any Sendable> {
+  /// Starts the retryer; its outcome comes to ``retryerSettled(_:)``.
+  final func start() {
     if canStart() {
       run()
     } else {
       pause().then { [self] _ in engine.lock.sync { run() } }
     }
-    return promise
   }
-}
-
-/// What a retryer runs and tells (TanStack's `fn`, `onCancel`, `onFail`, `onPause`,
-/// `onContinue` and `canRun` of the retryer's config): a query's fetch (``QueryFetchRun``) or a
-/// mutation's execute run (``ExecuteRun``).
-protocol RetryerHost: AnyObject {
-  /// One attempt of the function (`fn`): its promise, or `nil` when the host
-  /// runs the attempt itself and calls `retryer.attemptSettled(_:)` in a job queued as the
-  /// attempt settles (where the promise's delivery job would run).
-  func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>?
-  /// The retryer was cancelled (`onCancel`).
-  func retryerCancelled(_ error: any Error)
-  /// An attempt failed and will be retried (`onFail`).
-  func retryerFailed(_ failureCount: Int, _ error: any Error)
-  /// The retryer paused (`onPause`).
-  func retryerPaused()
-  /// The retryer continued after a pause (`onContinue`).
-  func retryerContinued()
-  /// Whether the retryer may run now, besides focus and network (`canRun`).
-  func retryerCanRun() -> Bool
-}
-
-extension RetryerHost {
-  /// A query's fetch may always run, focus and network permitting.
-  func retryerCanRun() -> Bool { true }
 }
 
 private func pow2(_ n: Int) -> Double {
