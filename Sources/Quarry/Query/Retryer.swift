@@ -25,8 +25,11 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
   final let engine: Engine
   final let config: Config
   final private(set) var status: Status = .pending
-  /// The retryer's outcome once settled.
-  final private var outcome = PromiseState.pending
+  /// The retryer's outcome once settled. `@exclusivity(unchecked)`: the dynamic checks cost
+  /// about 240 instructions per fetch (three accesses). Safe: written once, under the engine
+  /// lock, before the settle job that reads it is queued; read only after (that job, and
+  /// ``promise`` under the engine lock), so no two accesses overlap.
+  @exclusivity(unchecked) final private var outcome = PromiseState.pending
   /// The promise of the retryer's outcome, once something asked for it (``promise``).
   final private var outcomePromise: Promise<any Sendable>?
   /// Whether the engine cancelled this retryer (as opposed to the function throwing a
