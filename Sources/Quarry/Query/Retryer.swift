@@ -110,7 +110,7 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
 
   final func canStart() -> Bool { engine.canFetch(config.networkMode) && retryerCanRun() }
 
-  private func settleSucceeded(_ value: any Sendable) {
+  private func settleSucceeded(_ value: consuming any Sendable) {
     if !isResolved {
       continueFn?()
       status = .resolved
@@ -118,7 +118,7 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
     }
   }
 
-  private func settleFailed(_ error: any Error) {
+  private func settleFailed(_ error: consuming any Error) {
     if !isResolved {
       continueFn?()
       status = .rejected
@@ -129,13 +129,17 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
   /// Keeps the outcome, queues the run's ``retryerSettled(_:)`` job (the delivery job of a
   /// promise whose first callback the run registered before it could settle), and settles
   /// ``promise`` if it was made, which queues its own delivery job right after.
-  private func settleOutcome(to settled: PromiseState) {
-    outcome = settled
+  ///
+  /// `settled` moves into ``outcome``; only a made ``promise`` copies its payload (copying it
+  /// for every fetch, and destroying the argument after, cost about 140 instructions).
+  private func settleOutcome(to settled: consuming PromiseState) {
+    outcome = consume settled
     scheduler.enqueue { [self] in deliverOutcome() }
-    switch settled {
+    guard let outcomePromise else { return }
+    switch outcome {
     case .pending: preconditionFailure("a retryer settles to an outcome")
-    case .fulfilled(let value): outcomePromise?.resolve(value)
-    case .rejected(let error): outcomePromise?.reject(error)
+    case .fulfilled(let value): outcomePromise.resolve(value)
+    case .rejected(let error): outcomePromise.reject(error)
     }
   }
 
@@ -178,8 +182,11 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
 
   /// What the retryer does when an attempt settles, in the job in which the attempt's promise
   /// delivers its outcome (a run that starts the attempt itself calls it there).
-  final func attemptSettled(_ outcome: Result<any Sendable, any Error>) {
-    switch outcome {
+  ///
+  /// `outcome` is consumed: switched on borrowed, it was copied (an outlined copy of the whole
+  /// `Result`, about 100 instructions per attempt).
+  final func attemptSettled(_ outcome: consuming Result<any Sendable, any Error>) {
+    switch consume outcome {
     case .success(let value): engine.lock.sync { settleSucceeded(value) }
     case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
     }
