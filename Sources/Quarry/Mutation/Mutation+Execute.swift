@@ -109,11 +109,12 @@ final class ExecuteRun: Retryer, @unchecked Sendable {
   override func retryerCanRun() -> Bool { mutation.cache.canRun(mutation) }
 
   /// `const data = await retryer.start()`, then the success callbacks.
-  override func retryerSettled(_ outcome: Result<any Sendable, any Error>) {
+  override func retryerSettled() {
     engine.lock.sync {
       switch outcome {
-      case .success(let data): succeed(isUndefined(data) ? nil : data)
-      case .failure(let error): failWith(error)
+      case .pending: preconditionFailure("an execute run settles once its retryer has")
+      case .fulfilled(let data): succeed(isUndefined(data) ? nil : data)
+      case .rejected(let error): failWith(error)
       }
     }
   }

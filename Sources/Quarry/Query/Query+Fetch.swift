@@ -104,7 +104,7 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
 
   override func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
 
-  override func retryerSettled(_ outcome: Result<any Sendable, any Error>) { query.fetchSettled(outcome, run: self) }
+  override func retryerSettled() { query.fetchSettled(run: self) }
 
   /// The fetch's signal, made now if it has not been: aborted if the fetch was, else holding the
   /// current attempt's task as its first handler, where the task would have registered it.
@@ -292,18 +292,21 @@ extension Query {
 
   /// The run's retryer settled (in the job of TanStack's `then` on `retryer.promise`): settles
   /// the fetch's result and lets go of the fetch.
-  func fetchSettled(_ outcome: Result<any Sendable, any Error>, run: QueryFetchRun) {
+  func fetchSettled(run: QueryFetchRun) {
     engine.lock.sync {
-      settleFetch(outcome, retryer: run, into: run)
+      settleFetch(run)
       if self.retryer === run { self.retryer = nil }
       scheduleGc()
     }
   }
 
-  private func settleFetch(_ outcome: Result<any Sendable, any Error>, retryer: Retryer, into result: Promise<any Sendable>) {
+  /// Settles `run`'s result (the promise it is) from its retryer's ``Retryer/outcome``.
+  private func settleFetch(_ run: QueryFetchRun) {
+    let result: Promise<any Sendable> = run
     var failure: any Error
-    switch outcome {
-    case .success(let returned):
+    switch run.outcome {
+    case .pending: preconditionFailure("a fetch settles once its retryer has")
+    case .fulfilled(let returned):
       let data = unboxed(returned)
       if isUndefined(data) {
         failure = QuarryError.undefinedData(queryHash: queryHash)
@@ -321,12 +324,12 @@ extension Query {
         result.resolve(data)
         return
       }
-    case .failure(let error):
+    case .rejected(let error):
       failure = error
       // Only the engine's own cancellations are special: a `CancelledError` that the query
       // function throws is an ordinary failure. (TanStack treats a thrown one with `silent` or
       // `revert` like its own and leaves the query pending and fetching forever.)
-      if let cancelled = error as? CancelledError, retryer.isCancelled {
+      if let cancelled = error as? CancelledError, run.isCancelled {
         if cancelled.silent {
           if let current = self.retryer {
             result.adopt(current.promise)  // `return this.#retryer.promise` from an async function

@@ -29,7 +29,7 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
   /// about 240 instructions per fetch (three accesses). Safe: written once, under the engine
   /// lock, before the settle job that reads it is queued; read only after (that job, and
   /// ``promise`` under the engine lock), so no two accesses overlap.
-  @exclusivity(unchecked) final private var outcome = PromiseState.pending
+  @exclusivity(unchecked) final private(set) var outcome = PromiseState.pending
   /// The promise of the retryer's outcome, once something asked for it (``promise``).
   final private var outcomePromise: Promise<any Sendable>?
   /// Whether the engine cancelled this retryer (as opposed to the function throwing a
@@ -67,14 +67,16 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
   /// Whether the retryer may run now, besides focus and network (`canRun`; a query's fetch
   /// always may).
   func retryerCanRun() -> Bool { true }
-  /// The retryer settled: called in the job in which ``promise`` would deliver its outcome to
-  /// its first callback (TanStack's `then` on `retryer.promise` that the run registers first),
-  /// outside the engine lock.
-  func retryerSettled(_ outcome: Result<any Sendable, any Error>) {}
+  /// The retryer settled (``outcome``): called in the job in which ``promise`` would deliver
+  /// its outcome to its first callback (TanStack's `then` on `retryer.promise` that the run
+  /// registers first), outside the engine lock. The run reads ``outcome`` in place: handed over
+  /// as a `Result`, it was copied into one, copied again where the run switched on it, and
+  /// destroyed after (about 180 instructions per fetch).
+  func retryerSettled() {}
 
   /// The promise of the retryer's outcome (TanStack's `retryer.promise`), made at the first
   /// request: settled already if the retryer has, else as it settles. Its callbacks run in a
-  /// job queued right after the run's ``retryerSettled(_:)`` job, where TanStack runs them
+  /// job queued right after the run's ``retryerSettled()`` job, where TanStack runs them
   /// (after the run's, which registered first), in the same order.
   final var promise: Promise<any Sendable> {
     if let outcomePromise { return outcomePromise }
@@ -126,7 +128,7 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
     }
   }
 
-  /// Keeps the outcome, queues the run's ``retryerSettled(_:)`` job (the delivery job of a
+  /// Keeps the outcome, queues the run's ``retryerSettled()`` job (the delivery job of a
   /// promise whose first callback the run registered before it could settle), and settles
   /// ``promise`` if it was made, which queues its own delivery job right after.
   ///
@@ -134,21 +136,12 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
   /// for every fetch, and destroying the argument after, cost about 140 instructions).
   private func settleOutcome(to settled: consuming PromiseState) {
     outcome = consume settled
-    scheduler.enqueue { [self] in deliverOutcome() }
+    scheduler.enqueue { [self] in retryerSettled() }
     guard let outcomePromise else { return }
     switch outcome {
     case .pending: preconditionFailure("a retryer settles to an outcome")
     case .fulfilled(let value): outcomePromise.resolve(value)
     case .rejected(let error): outcomePromise.reject(error)
-    }
-  }
-
-  /// The settle job: hands the outcome to the run.
-  private func deliverOutcome() {
-    switch outcome {
-    case .fulfilled(let value): retryerSettled(.success(value))
-    case .rejected(let error): retryerSettled(.failure(error))
-    case .pending: preconditionFailure("a retryer delivers once settled")
     }
   }
 
@@ -229,7 +222,7 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
     continueFn?()
   }
 
-  /// Starts the retryer; its outcome comes to ``retryerSettled(_:)``.
+  /// Starts the retryer; its outcome comes to ``retryerSettled()``.
   final func start() {
     if canStart() {
       run()
