@@ -2,9 +2,8 @@ import Synchronization
 import Testing
 @testable import Quarry
 
-/// A fetch's `QueryFetchRun` and its `Retryer` hold each other (the retryer's closures capture
-/// the run) until the fetch settles; then both must be freed, whether it succeeded, failed or
-/// was cancelled.
+/// A fetch's `QueryFetchRun` is its `Retryer`, held by the query until the fetch settles; then
+/// it must be freed, whether the fetch succeeded, failed or was cancelled.
 @Suite struct FetchRunTests {
   private final class Weak: @unchecked Sendable {
     // Safe: written once on the test's thread before being read there.
@@ -23,8 +22,8 @@ import Testing
       let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
       weak.retryer = client.engine.lock.sync { query.retryer }
       #expect(weak.retryer != nil)
-      // The retryer is the promise of its outcome.
-      #expect(weak.retryer?.promise === weak.retryer)
+      // The fetch's run is its retryer.
+      #expect(weak.retryer is QueryFetchRun)
     }
     finish(client, scheduler)
     return weak.retryer == nil

@@ -1,7 +1,10 @@
 extension Mutation {
   /// Continues a paused mutation, or runs a restored pending one (TanStack's `continue`).
   func continueMutation() -> Promise<any Sendable> {
-    if let retryer { return retryer.continueFetch() }
+    if let retryer {
+      retryer.continueFetch()
+      return retryer.promise
+    }
     if stateStorage.status == .pending { return execute(stateStorage.variables) }
     return Promise.resolved(Optional<JSONValue>.none, scheduler: engine.scheduler)
   }
@@ -9,32 +12,25 @@ extension Mutation {
   /// Runs the mutation: the cache's and the options' callbacks around the mutation function,
   /// each awaited where TanStack's `async execute` awaits it, so jobs run in TanStack's order.
   func execute(_ variables: (any Sendable)?) -> Promise<any Sendable> {
-    let result = Promise<any Sendable>(scheduler: engine.scheduler)
     let functionContext = MutationFunctionContext(client: client, meta: optionsStorage.meta, mutationKey: optionsStorage.mutationKey)
-    let config = Retryer.Config(
-      fn: { [self] in runMutationFn(variables, functionContext) },
-      onFail: { [self] count, error in dispatch(.failed(failureCount: count, error: error)) },
-      onPause: { [self] in dispatch(.pause) },
-      onContinue: { [self] in dispatch(.continue) },
+    // The run is the retryer (the function and the callbacks) and the execute's result.
+    let run = ExecuteRun(mutation: self, variables: variables, functionContext: functionContext, config: Retryer.Config(
       retry: optionsStorage.retry ?? .count(0),
       retryDelay: optionsStorage.retryDelay,
-      networkMode: optionsStorage.networkMode,
-      canRun: { [unowned self] in cache.canRun(self) }
-    )
-    let retryer = Retryer(engine: engine, config: config)
-    self.retryer = retryer
-    let run = ExecuteRun(mutation: self, retryer: retryer, variables: variables, functionContext: functionContext, result: result)
+      networkMode: optionsStorage.networkMode
+    ))
+    self.retryer = run
 
     if stateStorage.status == .pending {
       // A restored mutation continues without calling `onMutate` again.
       dispatch(.continue)
       run.start()
-      return result
+      return run
     }
-    let isPaused = !retryer.canStart()
+    let isPaused = !run.canStart()
     dispatch(.pending(variables: variables, context: nil, isPaused: isPaused))
     let afterCacheOnMutate: @Sendable () -> Void = { [self] in
-      run.then(optionsStorage.onMutate, run.input()) { [self] context in
+      run.awaiting(optionsStorage.onMutate, run.input()) { [self] context in
         if !isUndefinedValue(context) || !isUndefinedValue(stateStorage.context) {
           dispatch(.pending(variables: variables, context: context, isPaused: isPaused))
         }
@@ -44,16 +40,16 @@ extension Mutation {
     if let onMutate = cache.config.onMutate {
       var input = run.input()
       input.mutation = self
-      run.then(onMutate, input) { _ in afterCacheOnMutate() }
+      run.awaiting(onMutate, input) { _ in afterCacheOnMutate() }
     } else {
       afterCacheOnMutate()
     }
-    return result
+    return run
   }
 
 
   /// Starts the mutation function at once (`Task.immediate`, like a JavaScript call).
-  private func runMutationFn(_ variables: (any Sendable)?, _ context: MutationFunctionContext) -> Promise<any Sendable> {
+  fileprivate func runMutationFn(_ variables: (any Sendable)?, _ context: MutationFunctionContext) -> Promise<any Sendable> {
     let promise = Promise<any Sendable>(scheduler: engine.scheduler)
     guard let fn = optionsStorage.mutationFn else {
       promise.reject(QuarryError.missingMutationFn)
@@ -81,35 +77,58 @@ func isUndefinedValue(_ value: (any Sendable)?) -> Bool {
 }
 
 /// One `execute` call's continuation chain (the body of TanStack's `async execute` after its
-/// first `await`). Every step runs under the engine lock.
-final class ExecuteRun: @unchecked Sendable {
-  // Safe: used only under the owning engine's lock.
+/// first `await`), its retryer (the mutation function and the retryer's callbacks, the
+/// overridden `retryer…` members) and the promise of its result. Every step runs under the
+/// engine lock.
+final class ExecuteRun: Retryer, @unchecked Sendable {
+  // Safe: the members added here are used only under the owning engine's lock; the retryer's
+  // and the promise's own are guarded as theirs are.
   let mutation: Mutation
-  let retryer: Retryer
   @DeepReleased var variables: (any Sendable)?
   let functionContext: MutationFunctionContext
-  let result: Promise<any Sendable>
 
-  init(mutation: Mutation, retryer: Retryer, variables: (any Sendable)?, functionContext: MutationFunctionContext, result: Promise<any Sendable>) {
+  init(mutation: Mutation, variables: (any Sendable)?, functionContext: MutationFunctionContext, config: Retryer.Config) {
     self.mutation = mutation
-    self.retryer = retryer
     self.variables = variables
     self.functionContext = functionContext
-    self.result = result
+    super.init(engine: mutation.engine, config: config)
   }
 
-  private var engine: Engine { mutation.engine }
+  override func retryerAttempt() -> Promise<any Sendable>? {
+    mutation.runMutationFn(variables, functionContext)
+  }
+
+  override func retryerFailed(_ failureCount: Int, _ error: any Error) {
+    mutation.dispatch(.failed(failureCount: failureCount, error: error))
+  }
+
+  override func retryerPaused() { mutation.dispatch(.pause) }
+
+  override func retryerContinued() { mutation.dispatch(.continue) }
+
+  override func retryerCanRun() -> Bool { mutation.cache.canRun(mutation) }
+
+  /// `const data = await retryer.start()`, then the success callbacks.
+  override func retryerSettled() {
+    engine.lock.sync {
+      switch outcome {
+      case .pending: preconditionFailure("an execute run settles once its retryer has")
+      case .fulfilled(let data): succeed(isUndefined(data) ? nil : data)
+      case .rejected(let error): failWith(error)
+      }
+    }
+  }
 
   func input(data: (any Sendable)? = nil, error: (any Error)? = nil) -> MutationCallbackInput {
     MutationCallbackInput(data: data, error: error, variables: variables, context: mutation.stateStorage.context, mutation: nil, functionContext: functionContext)
   }
 
   /// TanStack's `await callback(input)`, a failure going to the error path (see `awaitCallback`).
-  func then(_ callback: MutationCallback?, _ input: MutationCallbackInput, _ next: @escaping @Sendable ((any Sendable)?) -> Void) {
+  func awaiting(_ callback: MutationCallback?, _ input: MutationCallbackInput, _ next: @escaping @Sendable ((any Sendable)?) -> Void) {
     awaitCallback(callback, input) { [self] result in
       switch result {
       case .success(let value): next(value)
-      case .failure(let error): fail(error)
+      case .failure(let error): failWith(error)
       }
     }
   }
@@ -143,32 +162,20 @@ final class ExecuteRun: @unchecked Sendable {
     }
   }
 
-  /// `const data = await retryer.start()`, then the success callbacks.
-  func start() {
-    retryer.start().whenSettled { [self] outcome in
-      engine.lock.sync {
-        switch outcome {
-        case .success(let data): succeed(isUndefined(data) ? nil : data)
-        case .failure(let error): fail(error)
-        }
-      }
-    }
-  }
-
   private func succeed(_ data: (any Sendable)?) {
     let m = mutation
     var cacheInput = input(data: data)
     cacheInput.mutation = m
-    then(m.cache.config.onSuccess, cacheInput) { [self] _ in
-      then(m.optionsStorage.onSuccess, input(data: data)) { [self] _ in
+    awaiting(m.cache.config.onSuccess, cacheInput) { [self] _ in
+      awaiting(m.optionsStorage.onSuccess, input(data: data)) { [self] _ in
         var settledInput = input(data: data)
         settledInput.variables = m.stateStorage.variables
         settledInput.mutation = m
-        then(m.cache.config.onSettled, settledInput) { [self] _ in
-          then(m.optionsStorage.onSettled, input(data: data)) { [self] _ in
+        awaiting(m.cache.config.onSettled, settledInput) { [self] _ in
+          awaiting(m.optionsStorage.onSettled, input(data: data)) { [self] _ in
             m.dispatch(.success(data: data))
             finish()
-            result.resolve(data ?? Optional<JSONValue>.none)
+            resolve(data ?? Optional<JSONValue>.none)
           }
         }
       }
@@ -177,7 +184,7 @@ final class ExecuteRun: @unchecked Sendable {
 
   /// The catch block: each callback awaited, its own failure dropped (TanStack reports it as an
   /// unhandled rejection), then the error state.
-  private func fail(_ error: any Error) {
+  private func failWith(_ error: any Error) {
     let m = mutation
     var cacheInput = input(error: error)
     cacheInput.mutation = m
@@ -190,7 +197,7 @@ final class ExecuteRun: @unchecked Sendable {
           awaitCallback(m.optionsStorage.onSettled, input(error: error)) { [self] _ in
             m.dispatch(.error(error))
             finish()
-            result.reject(error)
+            reject(error)
           }
         }
       }
@@ -199,7 +206,7 @@ final class ExecuteRun: @unchecked Sendable {
 
   /// The `finally` block.
   private func finish() {
-    if mutation.retryer === retryer { mutation.retryer = nil }
+    if mutation.retryer === self { mutation.retryer = nil }
     _ = mutation.cache.runNext(mutation)
   }
 }

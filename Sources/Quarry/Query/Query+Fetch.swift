@@ -1,29 +1,24 @@
 import Synchronization
 
-/// One fetch, and the promise of its result (TanStack's `fetch` returns one): what the fetch's
-/// closures share (TanStack's closure over `fetch`'s locals): the query, the abort signal's
-/// state and the fetch options, with the retryer until the fetch settles. It is the retryer's host (its
-/// function and callbacks: one reference where five closures each held this object or the
-/// query), and the settled callback captures only it, so none costs a closure context; the
-/// run and the retryer hold each other until `fetchSettled` lets go of the retryer. Being the
-/// result promise itself saves an allocation per fetch; a caller holding the promise also
-/// keeps the query, the signal and the options until it lets go. It also runs each attempt of
-/// the query function (``startAttempt()``) where a ``QueryFunctionCall`` was one more object.
+/// One fetch, its retryer, and the promise of its result (TanStack's `fetch` returns one):
+/// what the fetch's closures share (TanStack's closure over `fetch`'s locals): the query, the
+/// abort signal's state and the fetch options. Being the retryer (its function and callbacks,
+/// the overridden `retryer…` members) and the result promise itself, the run is one object
+/// where the run, the retryer and five closures were; a caller holding the promise also keeps
+/// the query, the signal and the options until it lets go. It also runs each attempt of the
+/// query function (``startAttempt()``) where a ``QueryFunctionCall`` was one more object.
 ///
 /// The run is the fetch's ``AbortSignalSource``: TanStack's `AbortController` is made per fetch,
 /// but the ``AbortSignal`` object is made only when something asks for it (a query function
 /// reading `context.signal`, an infinite query's pages, a streamed query). Until then the run
 /// keeps what the signal would: whether the fetch was aborted, and the attempt's task to cancel
 /// (the signal's only handler then). Most fetches never make one: one allocation fewer each.
-final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource, @unchecked Sendable {
-  // Safe: `retryer` and `fetchFn` are only read and written under the query's engine lock;
+final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
+  // Safe: `fetchFn` is only read and written under the query's engine lock;
   // `abortState` is a `Mutex`, reached only through `withLock(orderingFor:)`; `attemptOptions`
-  // and `attemptFn` are written under the engine lock by `runQueryFn(of:retryer:)` and taken by
-  // the start it records, on the same thread after the transaction; `attemptRetryer` is written
-  // there too and taken by the attempt's delivery job, which the attempt's task queues after
-  // writing its outcome under `abortState` (the next attempt is prepared only from that job's
-  // retryer); the other members added here are immutable; the promise's own are guarded as its
-  // are.
+  // and `attemptFn` are written under the engine lock by `runQueryFn(of:)` and taken by the
+  // start it records, on the same thread after the transaction; the other members added here
+  // are immutable; the retryer's and the promise's own are guarded as theirs are.
   let query: Query
   let fetchOptions: FetchOptions?
   /// The signal once made; before, whether the fetch was aborted and the task to cancel then.
@@ -36,32 +31,30 @@ final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource
     var attemptOutcome = PromiseState.pending
   }
   private let abortState = Mutex(AbortState())
-  /// The attempt's options and function, from `runQueryFn(of:retryer:)` until its start.
+  /// The attempt's options and function, from `runQueryFn(of:)` until its start.
   private var attemptOptions: QueryOptionsBox?
   private var attemptFn: QueryFunction?
-  /// The retryer to tell, from `runQueryFn(of:retryer:)` until the attempt's outcome is delivered.
-  private var attemptRetryer: Retryer?
-  var retryer: Retryer?
   /// An infinite query's fetch function; `nil` calls the query function (`runQueryFn`).
   var fetchFn: (() -> Promise<any Sendable>)?
 
-  init(query: Query, fetchOptions: FetchOptions?, scheduler: any QueryScheduler) {
+  /// Inlined, as the retryer's init is (its config moves in).
+  @inline(__always)
+  init(query: Query, fetchOptions: FetchOptions?, config: consuming Retryer.Config) {
     self.query = query
     self.fetchOptions = fetchOptions
-    super.init(scheduler: scheduler)
+    super.init(engine: query.engine, config: config)
   }
 
-  func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>? {
+  override func retryerAttempt() -> Promise<any Sendable>? {
     if let fetchFn { return fetchFn() }
-    return query.runQueryFn(of: self, retryer: retryer)
+    return query.runQueryFn(of: self)
   }
 
   /// Holds the attempt's options and function for its recorded start (TanStack's call of the
   /// query function; see ``startAttempt()``). Under the engine lock.
-  func prepareAttempt(_ options: QueryOptionsBox, _ fn: QueryFunction, retryer: Retryer) {
+  func prepareAttempt(_ options: QueryOptionsBox, _ fn: QueryFunction) {
     attemptOptions = options
     attemptFn = fn
-    attemptRetryer = retryer
   }
 
   /// Starts the attempt's query function at once (`Task.immediate`, like a JavaScript call) on
@@ -100,18 +93,18 @@ final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource
   private func deliverAttempt() {
     var settled = PromiseState.pending
     abortState.withLock(orderingFor: self) { state in swap(&settled, &state.attemptOutcome) }
-    guard let retryer = attemptRetryer else { preconditionFailure("an attempt delivers once") }
-    attemptRetryer = nil
-    let outcome: Result<any Sendable, any Error>
+    // Each case hands its `Result` over at once: built into a local first, it was copied into
+    // the call (an outlined copy of the whole `Result`, about 100 instructions per attempt).
     switch consume settled {
-    case .fulfilled(let value): outcome = .success(value)
-    case .rejected(let error): outcome = .failure(error)
+    case .fulfilled(let value): attemptSettled(.success(value))
+    case .rejected(let error): attemptSettled(.failure(error))
     case .pending: preconditionFailure("an attempt delivers once settled")
     }
-    retryer.attemptSettled(outcome)
   }
 
-  func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
+  override func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
+
+  override func retryerSettled() { query.fetchSettled(run: self) }
 
   /// The fetch's signal, made now if it has not been: aborted if the fetch was, else holding the
   /// current attempt's task as its first handler, where the task would have registered it.
@@ -164,13 +157,13 @@ final class QueryFetchRun: Promise<any Sendable>, RetryerHost, AbortSignalSource
     }
   }
 
-  func retryerFailed(_ failureCount: Int, _ error: any Error) {
+  override func retryerFailed(_ failureCount: Int, _ error: any Error) {
     query.dispatch(.failed(failureCount: failureCount, error: error))
   }
 
-  func retryerPaused() { query.dispatch(.pause) }
+  override func retryerPaused() { query.dispatch(.pause) }
 
-  func retryerContinued() { query.dispatch(.continue) }
+  override func retryerContinued() { query.dispatch(.continue) }
 }
 
 /// Options for one fetch (TanStack's `FetchOptions`).
@@ -244,30 +237,27 @@ extension Query {
       setOptions(sharing: observer.optionsBox)
     }
 
-    let run = QueryFetchRun(query: self, fetchOptions: fetchOptions, scheduler: engine.scheduler)
+    // The run is the retryer (its function and callbacks) and the fetch's result.
+    let run = QueryFetchRun(query: self, fetchOptions: fetchOptions, config: Retryer.Config(
+      initialPromise: fetchOptions?.initialPromise,
+      retry: sharedOptions.retry,
+      retryDelay: sharedOptions.retryDelay,
+      networkMode: sharedOptions.networkMode
+    ))
     if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.abortSignal, fetchOptions: fetchOptions) }
 
     revertState = stateStorage
     dispatch(.fetch(meta: fetchOptions?.meta))
 
-    // The run answers for the function and the callbacks (`RetryerHost`).
-    let retryer = Retryer(engine: engine, config: Retryer.Config(
-      initialPromise: fetchOptions?.initialPromise,
-      retry: sharedOptions.retry,
-      retryDelay: sharedOptions.retryDelay,
-      networkMode: sharedOptions.networkMode,
-      host: run
-    ))
-    self.retryer = retryer
-    run.retryer = retryer
-    retryer.start().whenSettled { [run] outcome in run.query.fetchSettled(outcome, run: run) }
+    self.retryer = run
+    run.start()
     return run
   }
 
   /// The fetch function of a query that is not infinite: calls the query function. With a
-  /// function, the run starts it and tells `retryer` (``QueryFetchRun/startAttempt()``: `nil`);
+  /// function, the run starts it and tells itself (``QueryFetchRun/startAttempt()``: `nil`);
   /// without one, the promise ``runQueryFn(_:_:queryFn:)`` answers.
-  func runQueryFn(of run: QueryFetchRun, retryer: Retryer) -> Promise<any Sendable>? {
+  func runQueryFn(of run: QueryFetchRun) -> Promise<any Sendable>? {
     // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
     let options = sharedOptionsBox
     abortSignalConsumed = false
@@ -275,7 +265,7 @@ extension Query {
       return runQueryFn(functionContext(meta: options.options.meta, run: run), run.fetchOptions, queryFn: options.options.queryFn)
     }
     // The run builds the context in the attempt's task, as above (`startAttempt`).
-    run.prepareAttempt(options, fn, retryer: retryer)
+    run.prepareAttempt(options, fn)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
     engine.lock.record(.plumbing) { [run] in run.startAttempt() }
     return nil
@@ -300,22 +290,23 @@ extension Query {
     run.abort(via: engine.lock)
   }
 
-  /// The retryer's promise settled: settles the fetch's result and lets go of the retryer.
-  private func fetchSettled(_ outcome: Result<any Sendable, any Error>, run: QueryFetchRun) {
+  /// The run's retryer settled (in the job of TanStack's `then` on `retryer.promise`): settles
+  /// the fetch's result and lets go of the fetch.
+  func fetchSettled(run: QueryFetchRun) {
     engine.lock.sync {
-      guard let retryer = run.retryer else { preconditionFailure("a fetch settles once") }
-      // The run and the retryer hold each other (through the retryer's closures) until here.
-      run.retryer = nil
-      settleFetch(outcome, retryer: retryer, into: run)
-      if self.retryer === retryer { self.retryer = nil }
+      settleFetch(run)
+      if self.retryer === run { self.retryer = nil }
       scheduleGc()
     }
   }
 
-  private func settleFetch(_ outcome: Result<any Sendable, any Error>, retryer: Retryer, into result: Promise<any Sendable>) {
+  /// Settles `run`'s result (the promise it is) from its retryer's ``Retryer/outcome``.
+  private func settleFetch(_ run: QueryFetchRun) {
+    let result: Promise<any Sendable> = run
     var failure: any Error
-    switch outcome {
-    case .success(let returned):
+    switch run.outcome {
+    case .pending: preconditionFailure("a fetch settles once its retryer has")
+    case .fulfilled(let returned):
       let data = unboxed(returned)
       if isUndefined(data) {
         failure = QuarryError.undefinedData(queryHash: queryHash)
@@ -333,12 +324,12 @@ extension Query {
         result.resolve(data)
         return
       }
-    case .failure(let error):
+    case .rejected(let error):
       failure = error
       // Only the engine's own cancellations are special: a `CancelledError` that the query
       // function throws is an ordinary failure. (TanStack treats a thrown one with `silent` or
       // `revert` like its own and leaves the query pending and fetching forever.)
-      if let cancelled = error as? CancelledError, retryer.isCancelled {
+      if let cancelled = error as? CancelledError, run.isCancelled {
         if cancelled.silent {
           if let current = self.retryer {
             result.adopt(current.promise)  // `return this.#retryer.promise` from an async function

@@ -1,41 +1,43 @@
 /// Runs a fetch function with retries, pausing while unfocused or offline (TanStack's
-/// `createRetryer`), and is the promise of its outcome (TanStack's `retryer.promise`: one
-/// allocation fewer per fetch; a holder of the promise keeps the retryer with it). All members
-/// added here are used under the engine lock.
-final class Retryer: Promise<any Sendable>, @unchecked Sendable {
-  // Safe: every mutable member added here is only touched under the owning engine's lock; the
-  // promise's own are guarded as its are.
+/// `createRetryer`). The base of the run that owns it: a query's fetch (``QueryFetchRun``) or a
+/// mutation's execute run (``ExecuteRun``) is its retryer (one object where a run and a
+/// retryer were two), and overrides the `retryer…` members to run the attempts and hear the
+/// retryer's events (TanStack's `fn`, `onCancel`, `onFail`,
+/// `onPause`, `onContinue`, `canRun`, and the `then` on `retryer.promise` that settles the
+/// run). The promise this object is, is the run's own result (the fetch's, the execute's);
+/// the retryer's outcome (TanStack's `retryer.promise`) is ``promise``, made only when
+/// something other than the run asks for it. All members added here are used under the engine
+/// lock.
+class Retryer: Promise<any Sendable>, @unchecked Sendable {
+  // Safe: every mutable member added here is only touched under the owning engine's lock, or
+  // (`outcome`) written there once before the settle job that reads it is queued, and only read
+  // after; the promise's own are guarded as its are.
   enum Status { case pending, resolved, rejected }
 
-  /// What the retryer runs and tells: the closures (a mutation's), or a ``RetryerHost`` (a
-  /// query's fetch), which then answers for `fn`, `onCancel`, `onFail`, `onPause` and
-  /// `onContinue`.
+  /// The retryer's options.
   struct Config {
-    var fn: (() -> Promise<any Sendable>)?
     var initialPromise: Promise<any Sendable>?
-    var onCancel: ((any Error) -> Void)?
-    var onFail: ((Int, any Error) -> Void)?
-    var onPause: (() -> Void)?
-    var onContinue: (() -> Void)?
     var retry: RetryOption?
     var retryDelay: RetryDelayOption?
     var networkMode: NetworkMode?
-    var canRun: () -> Bool = { true }
-    /// Answers for the five callbacks above when set (one reference instead of five closures).
-    var host: (any RetryerHost)?
   }
 
-  let engine: Engine
-  let config: Config
-  /// The promise of the retryer's outcome: the retryer itself.
-  var promise: Promise<any Sendable> { self }
-  private(set) var status: Status = .pending
+  final let engine: Engine
+  final let config: Config
+  final private(set) var status: Status = .pending
+  /// The retryer's outcome once settled. `@exclusivity(unchecked)`: the dynamic checks cost
+  /// about 240 instructions per fetch (three accesses). Safe: written once, under the engine
+  /// lock, before the settle job that reads it is queued; read only after (that job, and
+  /// ``promise`` under the engine lock), so no two accesses overlap.
+  @exclusivity(unchecked) final private(set) var outcome = PromiseState.pending
+  /// The promise of the retryer's outcome, once something asked for it (``promise``).
+  final private var outcomePromise: Promise<any Sendable>?
   /// Whether the engine cancelled this retryer (as opposed to the function throwing a
   /// `CancelledError` of its own).
-  private(set) var isCancelled = false
-  private var isRetryCancelled = false
-  private var failureCount = 0
-  private var continueFn: (() -> Void)?
+  final private(set) var isCancelled = false
+  final private var isRetryCancelled = false
+  final private var failureCount = 0
+  final private var continueFn: (() -> Void)?
 
   /// `config` is consumed: taken by value, it was copied into the member and then destroyed
   /// (about 230 instructions each, per fetch). Inlined, so that the caller's temporary moves in:
@@ -48,41 +50,98 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     super.init(scheduler: engine.scheduler)
   }
 
+  // What the run does for its retryer (overridden by each run).
+
+  /// One attempt of the function (`fn`): its promise, or `nil` when the run starts the attempt
+  /// itself and calls ``attemptSettled(_:)`` in a job queued as the attempt settles (where the
+  /// promise's delivery job would run).
+  func retryerAttempt() -> Promise<any Sendable>? { preconditionFailure("a run overrides retryerAttempt") }
+  /// The retryer was cancelled (`onCancel`).
+  func retryerCancelled(_ error: any Error) {}
+  /// An attempt failed and will be retried (`onFail`).
+  func retryerFailed(_ failureCount: Int, _ error: any Error) {}
+  /// The retryer paused (`onPause`).
+  func retryerPaused() {}
+  /// The retryer continued after a pause (`onContinue`).
+  func retryerContinued() {}
+  /// Whether the retryer may run now, besides focus and network (`canRun`; a query's fetch
+  /// always may).
+  func retryerCanRun() -> Bool { true }
+  /// The retryer settled (``outcome``): called in the job in which ``promise`` would deliver
+  /// its outcome to its first callback (TanStack's `then` on `retryer.promise` that the run
+  /// registers first), outside the engine lock. The run reads ``outcome`` in place: handed over
+  /// as a `Result`, it was copied into one, copied again where the run switched on it, and
+  /// destroyed after (about 180 instructions per fetch).
+  func retryerSettled() {}
+
+  /// The promise of the retryer's outcome (TanStack's `retryer.promise`), made at the first
+  /// request: settled already if the retryer has, else as it settles. Its callbacks run in a
+  /// job queued right after the run's ``retryerSettled()`` job, where TanStack runs them
+  /// (after the run's, which registered first), in the same order.
+  final var promise: Promise<any Sendable> {
+    if let outcomePromise { return outcomePromise }
+    let made = Promise<any Sendable>(scheduler: scheduler)
+    switch outcome {
+    case .pending: break
+    case .fulfilled(let value): made.resolve(value)
+    case .rejected(let error): made.reject(error)
+    }
+    outcomePromise = made
+    return made
+  }
+
   private var isResolved: Bool { status != .pending }
 
-  func cancel(_ options: CancelOptions = CancelOptions()) {
+  final func cancel(_ options: CancelOptions = CancelOptions()) {
     if !isResolved {
       isCancelled = true
       let error = CancelledError(revert: options.revert ?? false, silent: options.silent ?? false)
       settleFailed(error)
-      if let host = config.host { host.retryerCancelled(error) } else { config.onCancel?(error) }
+      retryerCancelled(error)
     }
   }
 
-  func cancelRetry() { isRetryCancelled = true }
-  func continueRetry() { isRetryCancelled = false }
+  final func cancelRetry() { isRetryCancelled = true }
+  final func continueRetry() { isRetryCancelled = false }
 
   private func canContinue() -> Bool {
     engine.focusManager.isFocused
       && (config.networkMode == .always || engine.onlineManager.isOnline)
-      && config.canRun()
+      && retryerCanRun()
   }
 
-  func canStart() -> Bool { engine.canFetch(config.networkMode) && config.canRun() }
+  final func canStart() -> Bool { engine.canFetch(config.networkMode) && retryerCanRun() }
 
-  private func settleSucceeded(_ value: any Sendable) {
+  private func settleSucceeded(_ value: consuming any Sendable) {
     if !isResolved {
       continueFn?()
       status = .resolved
-      resolve(value)
+      settleOutcome(to: .fulfilled(value))
     }
   }
 
-  private func settleFailed(_ error: any Error) {
+  private func settleFailed(_ error: consuming any Error) {
     if !isResolved {
       continueFn?()
       status = .rejected
-      reject(error)
+      settleOutcome(to: .rejected(error))
+    }
+  }
+
+  /// Keeps the outcome, queues the run's ``retryerSettled()`` job (the delivery job of a
+  /// promise whose first callback the run registered before it could settle), and settles
+  /// ``promise`` if it was made, which queues its own delivery job right after.
+  ///
+  /// `settled` moves into ``outcome``; only a made ``promise`` copies its payload (copying it
+  /// for every fetch, and destroying the argument after, cost about 140 instructions).
+  private func settleOutcome(to settled: consuming PromiseState) {
+    outcome = consume settled
+    scheduler.enqueue { [self] in retryerSettled() }
+    guard let outcomePromise else { return }
+    switch outcome {
+    case .pending: preconditionFailure("a retryer settles to an outcome")
+    case .fulfilled(let value): outcomePromise.resolve(value)
+    case .rejected(let error): outcomePromise.reject(error)
     }
   }
 
@@ -92,13 +151,11 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
     continueFn = { [unowned self] in
       if self.isResolved || self.canContinue() { paused.resolve(()) }
     }
-    if let host = config.host { host.retryerPaused() } else { config.onPause?() }
+    retryerPaused()
     return paused.then { [self] _ in
       engine.lock.sync {
         continueFn = nil
-        if !isResolved {
-          if let host = config.host { host.retryerContinued() } else { config.onContinue?() }
-        }
+        if !isResolved { retryerContinued() }
       }
     }
   }
@@ -106,8 +163,8 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   private func run() {
     if isResolved { return }
     let initial = failureCount == 0 ? config.initialPromise : nil
-    // `nil`: the host runs the attempt and calls `attemptSettled` in its delivery job.
-    guard let attempt = initial ?? callFn() else { return }
+    // `nil`: the run starts the attempt and calls `attemptSettled` in its delivery job.
+    guard let attempt = initial ?? retryerAttempt() else { return }
     // TanStack's `.then(resolve).catch(handleFailure)`: `resolve` one job after the attempt
     // fulfils; `handleFailure` two jobs after it rejects (the rejection passes through the
     // `then` promise first), so its job is queued at the moment that promise would settle.
@@ -117,20 +174,15 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
   }
 
   /// What the retryer does when an attempt settles, in the job in which the attempt's promise
-  /// delivers its outcome (a ``RetryerHost`` that runs the attempt itself calls it there).
-  func attemptSettled(_ outcome: Result<any Sendable, any Error>) {
-    switch outcome {
+  /// delivers its outcome (a run that starts the attempt itself calls it there).
+  ///
+  /// `outcome` is consumed: switched on borrowed, it was copied (an outlined copy of the whole
+  /// `Result`, about 100 instructions per attempt).
+  final func attemptSettled(_ outcome: consuming Result<any Sendable, any Error>) {
+    switch consume outcome {
     case .success(let value): engine.lock.sync { settleSucceeded(value) }
     case .failure(let error): engine.scheduler.enqueue { [self] in engine.lock.sync { handleFailure(error) } }
     }
-  }
-
-  /// One attempt of the function: the host's, or `config.fn`; `nil` when the host runs it
-  /// without a promise (it then calls ``attemptSettled(_:)``).
-  private func callFn() -> Promise<any Sendable>? {
-    if let host = config.host { return host.retryerAttempt(of: self) }
-    guard let fn = config.fn else { preconditionFailure("a retryer has a host or a function") }
-    return fn()
   }
 
   private func handleFailure(_ error: any Error) {
@@ -153,7 +205,7 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       return
     }
     failureCount += 1
-    if let host = config.host { host.retryerFailed(failureCount, error) } else { config.onFail?(failureCount, error) }
+    retryerFailed(failureCount, error)
     engine.sleep(delay)
       .flatThen { [self] _ -> Promise<Void> in
         engine.lock.sync { canContinue() ? Promise.resolved((), scheduler: engine.scheduler) : pause() }
@@ -165,39 +217,19 @@ final class Retryer: Promise<any Sendable>, @unchecked Sendable {
       }
   }
 
-  /// Continues a paused fetch; returns the retryer's promise.
-  @discardableResult
-  func continueFetch() -> Promise<any Sendable> {
+  /// Continues a paused fetch (``promise`` is the retryer's outcome).
+  final func continueFetch() {
     continueFn?()
-    return promise
   }
 
-  func start() -> Promise<any Sendable> {
+  /// Starts the retryer; its outcome comes to ``retryerSettled()``.
+  final func start() {
     if canStart() {
       run()
     } else {
       pause().then { [self] _ in engine.lock.sync { run() } }
     }
-    return promise
   }
-}
-
-/// What a query's fetch (``QueryFetchRun``) does for its retryer: the retryer holds it as one
-/// reference where a mutation's holds five closures (each a reference retained and released,
-/// stored and destroyed with the retryer).
-protocol RetryerHost: AnyObject {
-  /// One attempt of the fetch function (the config's `fn`): its promise, or `nil` when the host
-  /// runs the attempt itself and calls `retryer.attemptSettled(_:)` in a job queued as the
-  /// attempt settles (where the promise's delivery job would run).
-  func retryerAttempt(of retryer: Retryer) -> Promise<any Sendable>?
-  /// The retryer was cancelled (`onCancel`).
-  func retryerCancelled(_ error: any Error)
-  /// An attempt failed and will be retried (`onFail`).
-  func retryerFailed(_ failureCount: Int, _ error: any Error)
-  /// The retryer paused (`onPause`).
-  func retryerPaused()
-  /// The retryer continued after a pause (`onContinue`).
-  func retryerContinued()
 }
 
 private func pow2(_ n: Int) -> Double {
