@@ -578,16 +578,15 @@ public class QueryObserver: @unchecked Sendable {
     // of them made and freed).
     guard let prevResult, !notifiesOnAnyChange else {
       if let prevResult, !prevResult.hasChangedProperties(to: nextResult) { return }
-      let next = QueryObserverResultBox(consume nextResult)
-      currentResultBox = next
-      notify(listeners: true, next)
+      _ = consume prevResult
+      notify(listeners: true, storeResult(consume nextResult))
       return
     }
     // The names, to match them against tracked or listed properties.
     let changed = nextResult.changedProperties(from: prevResult.result)
     if changed.isEmpty { return }
-    let next = QueryObserverResultBox(consume nextResult)
-    currentResultBox = next
+    _ = consume prevResult
+    let next = storeResult(consume nextResult)
     let props = box.options.notifyOnChangeProps?.resolved
     let shouldNotify: Bool
     if props == .all || (props == nil && trackedProps.isEmpty) {
@@ -599,6 +598,21 @@ public class QueryObserver: @unchecked Sendable {
       shouldNotify = !changed.isDisjoint(with: included)
     }
     notify(listeners: shouldNotify, next)
+  }
+
+  /// Makes `result` the current one and returns its box: the current box itself when this
+  /// observer holds the only reference to it (no listener call waiting for delivery, no batch,
+  /// no caller holds it), so nothing can tell it from a new box; else a new box. One allocation
+  /// (and its free) fewer per update whose previous result was delivered.
+  @inline(__always)
+  private func storeResult(_ result: consuming QueryObserverResult) -> QueryObserverResultBox {
+    if isKnownUniquelyReferenced(&currentResultBox), let box = currentResultBox {
+      box.replace(with: consume result)
+      return box
+    }
+    let box = QueryObserverResultBox(consume result)
+    currentResultBox = box
+    return box
   }
 
   /// Keeps the query's state version for the result `createResult` just made, if that result
