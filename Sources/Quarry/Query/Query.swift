@@ -129,7 +129,7 @@ public final class Query: @unchecked Sendable {
   var revertStateBox: QueryStateBox?
   /// What the running fetch reverts to while only its own actions (and `invalidate`) have changed
   /// the state since it started (``FetchRevert``); the state is copied out
-  /// (``revertStateStorage``) before any other action changes it.
+  /// (``revertStateBox``) before any other action changes it.
   var fetchRevert: FetchRevert?
   var retryer: Retryer?
   /// The observers.
