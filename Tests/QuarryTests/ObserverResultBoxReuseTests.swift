@@ -36,6 +36,25 @@ import Testing
     #expect(heard.all == ["2", "3"])
   }
 
+  @Test func anObserverNotifiedOnNamedPropertiesReusesItsBoxToo() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    client.setQueryData(["k"], value: 1)
+    var options = QueryOptions(queryKey: ["k"])
+    options.staleTime = .value(.milliseconds(.infinity))
+    options.notifyOnChangeProps = .props(["data"])
+    let observer = QueryObserver(client: client, options: options)
+    let heard = Heard()
+    let unsubscribe = observer.subscribe { result in heard.append("\(result.data as? Int ?? 0)") }
+    defer { unsubscribe() }
+    let first = ObjectIdentifier(observer.currentResultBox!)
+    client.setQueryData(["k"], value: 2)
+    client.setQueryData(["k"], value: 3)
+    #expect(ObjectIdentifier(observer.currentResultBox!) == first)
+    #expect(observer.getCurrentResult().data as? Int == 3)
+    #expect(heard.all == ["2", "3"])
+  }
+
   @Test func aResultHeldElsewhereIsNeverChanged() {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)

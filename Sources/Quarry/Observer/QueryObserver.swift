@@ -545,14 +545,14 @@ public class QueryObserver: @unchecked Sendable {
   }
 
   func updateResult() {
-    let prevResult = currentResultBox
+    let prevResultBox = currentResultBox
     let box = optionsBox
     // The state and the options the current result was last computed from (see
     // `recordResultInputs`): recomputing would give the same result, which compares unchanged
     // with the current one, and the members set below already hold what they would be set to
     // (nothing else writes them without resetting `resultStateVersion`). Mounting (`onSubscribe`)
     // lands here right after `init` computed the result.
-    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResult != nil {
+    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResultBox != nil {
       return
     }
     let query: Query = currentQuery
@@ -576,9 +576,11 @@ public class QueryObserver: @unchecked Sendable {
     }
     // A first result, or any change when every change notifies: no names are needed (nor a set
     // of them made and freed).
-    guard let prevResult, !notifiesOnAnyChange else {
-      if let prevResult, !prevResult.hasChangedProperties(to: nextResult) { return }
-      _ = consume prevResult
+    // The references to the previous box are consumed before `storeResult`, which writes into
+    // that box only if the observer's is the only one left.
+    guard let prevResult = prevResultBox, !notifiesOnAnyChange else {
+      if let prevResult = prevResultBox, !prevResult.hasChangedProperties(to: nextResult) { return }
+      _ = consume prevResultBox
       notify(listeners: true, storeResult(consume nextResult))
       return
     }
@@ -586,6 +588,7 @@ public class QueryObserver: @unchecked Sendable {
     let changed = nextResult.changedProperties(from: prevResult.result)
     if changed.isEmpty { return }
     _ = consume prevResult
+    _ = consume prevResultBox
     let next = storeResult(consume nextResult)
     let props = box.options.notifyOnChangeProps?.resolved
     let shouldNotify: Bool
