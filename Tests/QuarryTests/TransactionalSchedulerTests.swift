@@ -113,4 +113,46 @@ import Testing
     base.runUntilIdle()
     #expect(ran.withLock { $0 } == [1, 2, 3])
   }
+
+  /// Recorded timers are kept by engine number in a window indexed by number (`TimerPayloads`):
+  /// each is found again to create, clear or forget it, also once the window has moved past it.
+  @Test func manyRecordedTimersClearAndFireByNumber() {
+    let (lock, scheduler, base) = make()
+    let fired = Mutex<[Int]>([])
+    var ids: [TimerID] = []
+    // A long-lived timer first, then 300 more; every third one is cleared inside the transaction
+    // (before its creation runs), every third one after.
+    lock.sync {
+      lock.record(.plumbing) {}
+      ids.append(scheduler.setTimeout(10_000) { fired.withLock { $0.append(-1) } })
+      for i in 0..<300 {
+        ids.append(scheduler.setTimeout(Double(1 + i % 7)) { fired.withLock { $0.append(i) } })
+        if i % 3 == 0 { scheduler.clearTimeout(ids[i + 1]) }
+      }
+    }
+    #expect(base.pendingTimerCount == 201)
+    for i in 0..<300 where i % 3 == 1 { scheduler.clearTimeout(ids[i + 1]) }
+    #expect(base.pendingTimerCount == 101)
+    base.advance(by: 10)
+    // Deadline, then the order the transaction created them.
+    let expected = (0..<300).filter { $0 % 3 == 2 }.sorted { (1 + $0 % 7, $0) < (1 + $1 % 7, $1) }
+    #expect(fired.withLock { $0 } == expected)
+    // Fired timers are forgotten: clearing them clears nothing else.
+    for id in ids.dropFirst() { scheduler.clearTimeout(id) }
+    #expect(base.pendingTimerCount == 1)
+    // Many later timers made and cleared move the window past the long-lived one; it is still
+    // found by its number.
+    for _ in 0..<500 {
+      let id = lock.sync { () -> TimerID in
+        lock.record(.plumbing) {}
+        return scheduler.setTimeout(1) {}
+      }
+      scheduler.clearTimeout(id)
+    }
+    #expect(base.pendingTimerCount == 1)
+    scheduler.clearTimeout(ids[0])
+    #expect(base.pendingTimerCount == 0)
+    base.advance(by: 20_000)
+    #expect(fired.withLock { $0 } == expected)
+  }
 }

@@ -545,14 +545,14 @@ public class QueryObserver: @unchecked Sendable {
   }
 
   func updateResult() {
-    let prevResult = currentResultBox
+    let prevResultBox = currentResultBox
     let box = optionsBox
     // The state and the options the current result was last computed from (see
     // `recordResultInputs`): recomputing would give the same result, which compares unchanged
     // with the current one, and the members set below already hold what they would be set to
     // (nothing else writes them without resetting `resultStateVersion`). Mounting (`onSubscribe`)
     // lands here right after `init` computed the result.
-    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResult != nil {
+    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResultBox != nil {
       return
     }
     let query: Query = currentQuery
@@ -576,18 +576,20 @@ public class QueryObserver: @unchecked Sendable {
     }
     // A first result, or any change when every change notifies: no names are needed (nor a set
     // of them made and freed).
-    guard let prevResult, !notifiesOnAnyChange else {
-      if let prevResult, !prevResult.hasChangedProperties(to: nextResult) { return }
-      let next = QueryObserverResultBox(consume nextResult)
-      currentResultBox = next
-      notify(listeners: true, next)
+    // The references to the previous box are consumed before `storeResult`, which writes into
+    // that box only if the observer's is the only one left.
+    guard let prevResult = prevResultBox, !notifiesOnAnyChange else {
+      if let prevResult = prevResultBox, !prevResult.hasChangedProperties(to: nextResult) { return }
+      _ = consume prevResultBox
+      notify(listeners: true, storeResult(consume nextResult))
       return
     }
     // The names, to match them against tracked or listed properties.
     let changed = nextResult.changedProperties(from: prevResult.result)
     if changed.isEmpty { return }
-    let next = QueryObserverResultBox(consume nextResult)
-    currentResultBox = next
+    _ = consume prevResult
+    _ = consume prevResultBox
+    let next = storeResult(consume nextResult)
     let props = box.options.notifyOnChangeProps?.resolved
     let shouldNotify: Bool
     if props == .all || (props == nil && trackedProps.isEmpty) {
@@ -599,6 +601,21 @@ public class QueryObserver: @unchecked Sendable {
       shouldNotify = !changed.isDisjoint(with: included)
     }
     notify(listeners: shouldNotify, next)
+  }
+
+  /// Makes `result` the current one and returns its box: the current box itself when this
+  /// observer holds the only reference to it (no listener call waiting for delivery, no batch,
+  /// no caller holds it), so nothing can tell it from a new box; else a new box. One allocation
+  /// (and its free) fewer per update whose previous result was delivered.
+  @inline(__always)
+  private func storeResult(_ result: consuming QueryObserverResult) -> QueryObserverResultBox {
+    if isKnownUniquelyReferenced(&currentResultBox), let box = currentResultBox {
+      box.replace(with: consume result)
+      return box
+    }
+    let box = QueryObserverResultBox(consume result)
+    currentResultBox = box
+    return box
   }
 
   /// Keeps the query's state version for the result `createResult` just made, if that result

@@ -86,10 +86,27 @@ public struct QueryObserverResult: Sendable {
   }
 }
 
-/// A ``QueryObserverResult`` on the heap, never mutated (an observer's current result).
-final class QueryObserverResultBox: Sendable {
-  let result: QueryObserverResult
+/// A ``QueryObserverResult`` on the heap (an observer's current result), never mutated while
+/// anything but its observer holds it.
+///
+/// The observer's next result is stored in the box of the current one when the observer holds
+/// the only reference to it (``QueryObserver/storeResult(_:)``): nothing else can tell that box
+/// from a new one, and most updates then allocate nothing (an invalidation's refetch allocates
+/// one box of its three: its `.fetch` update finds the invalidation's box still held by the
+/// batch). A box that a listener call waiting for delivery holds (a recorded effect, a batch)
+/// is never written.
+final class QueryObserverResultBox: @unchecked Sendable {
+  // Safe: `result` is written only by `QueryObserver.storeResult(_:)`, under the engine lock,
+  // and only while the observer's `currentResultBox` holds the only reference to the box
+  // (`isKnownUniquelyReferenced`): no listener effect, batch, caller or other thread can be
+  // reading it then, and every later reader reaches it through the lock or an effect recorded
+  // after the write.
+  @exclusivity(unchecked) private(set) var result: QueryObserverResult
   init(_ result: consuming QueryObserverResult) { self.result = result }
+
+  /// Replaces the result; only for the box's one holder (see the type's comment).
+  @inline(__always)
+  func replace(with next: consuming QueryObserverResult) { result = consume next }
 
   /// Whether `next.changedProperties(from: result)` would name any property, without building
   /// the set, reading this box's result member by member where it lies: passing `result` as an

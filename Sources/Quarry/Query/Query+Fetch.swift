@@ -246,7 +246,10 @@ extension Query {
     ))
     if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.abortSignal, fetchOptions: fetchOptions) }
 
-    revertState = stateStorage
+    // The members `.fetch` writes (and the fetch's other actions), not the whole state: what
+    // the fetch reverts to is the current state with them put back (``FetchRevert``).
+    fetchRevert = stateStorage.fetchRevert
+    if revertStateBox != nil { revertStateBox = nil }
     dispatch(.fetch(meta: fetchOptions?.meta))
 
     self.retryer = run

@@ -109,9 +109,28 @@ public final class Query: @unchecked Sendable {
   /// `nil` stands for a blank `QueryState()`, the initial state of every query without initial
   /// data: those hold no second state (about 100 bytes) to copy and destroy.
   private var initialStateBox: QueryStateBox?
-  /// The state a cancelled fetch reverts to (TanStack's `#revertState`): stored when a fetch
-  /// starts, and by a manual write while a fetch runs (``dispatch(_:data:state:)``).
-  var revertState: QueryState?
+  /// The state a cancelled fetch reverts to (TanStack's `#revertState`): kept when a fetch
+  /// starts (``fetchRevert``), and by a manual write while a fetch runs
+  /// (``dispatch(_:data:state:)``).
+  var revertState: QueryState? {
+    get {
+      if let fetchRevert { return stateStorage.reverted(to: fetchRevert) }
+      return revertStateBox?.state
+    }
+    set {
+      if fetchRevert != nil { fetchRevert = nil }
+      revertStateBox = newValue.map(QueryStateBox.init)
+    }
+  }
+  /// ``revertState`` when it is not ``fetchRevert``'s: on the heap, as it is rarely kept (a
+  /// manual write while a fetch runs, a `setState` or failure during one), so the query holds a
+  /// reference where it held a whole `QueryState?` (about 100 bytes), next to the members its
+  /// updates read.
+  var revertStateBox: QueryStateBox?
+  /// What the running fetch reverts to while only its own actions (and `invalidate`) have changed
+  /// the state since it started (``FetchRevert``); the state is copied out
+  /// (``revertStateBox``) before any other action changes it.
+  var fetchRevert: FetchRevert?
   var retryer: Retryer?
   /// The observers.
   // Safe (`@exclusivity(unchecked)`): touched only under the engine lock, by the thread holding
@@ -447,6 +466,7 @@ public final class Query: @unchecked Sendable {
     case .error: now = engine.now
     default: break
     }
+    if fetchRevert != nil { keepRevertState(before: action) }
     Query.reduce(&stateStorage, action, data: data, replacement: replacement, now: now, networkModeAllows: networkModeAllows)
     stateVersion &+= 1
     if case .success(_, let manual) = action {
@@ -455,16 +475,25 @@ public final class Query: @unchecked Sendable {
       // first, so without a retryer (no fetch running) the copy would never be read: none is
       // kept (a copy and a destroy less per write, and no second reference to the data).
       if manual && retryer != nil {
-        revertState = stateStorage
-      } else if case .some = revertState {
-        // Only when there is one: assigning `nil` over `nil` destroyed the old `nil` through
-        // the runtime's generic `Optional` witnesses (about 100 instructions per write).
-        revertState = nil
+        revertStateBox = QueryStateBox(stateStorage)
+      } else if revertStateBox != nil {
+        revertStateBox = nil
       }
     }
     for observer in observersStorage { observer.onQueryUpdate() }
     // Without listeners `notify` records nothing: the weak load of the cache is skipped.
     if link.hasListeners { cache?.notify(.updated(self, action)) }
+  }
+
+  /// Before `action` changes the state while a fetch keeps only its ``fetchRevert``: keeps it
+  /// if `action` writes only the members it holds; a success drops it (its state replaces
+  /// it, or none is kept); any other action copies the state to revert to out first.
+  private func keepRevertState(before action: QueryAction) {
+    switch action {
+    case .failed, .pause, .continue, .fetch, .invalidate: return
+    case .success: fetchRevert = nil
+    case .error, .setState: revertState = revertState
+    }
   }
 
   /// TanStack's query reducer: `state` after `action`. `now` is the time a success or failure

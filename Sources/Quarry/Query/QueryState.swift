@@ -87,3 +87,41 @@ public enum QueryAction: Sendable {
     }
   }
 }
+
+/// What a fetch keeps to revert to (TanStack's `#revertState`) while only its own actions have
+/// changed the query's state: the members that `.fetch`, `.failed`, `.pause`, `.continue` and
+/// `.invalidate` write, as they were when the fetch started. Every other member still holds what
+/// it held then, so the state to revert to is the current one with these put back
+/// (``QueryState/reverted(to:)``): a fetch copies these few members instead of the whole state
+/// (its data, `meta` and boxes retained, and destroyed again at its success).
+struct FetchRevert {
+  fileprivate let fetchFailureCount: Int
+  fileprivate let fetchFailureReasonBox: ErrorBox?
+  fileprivate let fetchMeta: DeepReleased<JSONValue?>
+  fileprivate let errorBox: ErrorBox?
+  fileprivate let isInvalidated: Bool
+  fileprivate let status: QueryStatus
+  fileprivate let fetchStatus: FetchStatus
+}
+
+extension QueryState {
+  /// The members a fetch's own actions write, as they are now (``FetchRevert``).
+  var fetchRevert: FetchRevert {
+    FetchRevert(
+      fetchFailureCount: fetchFailureCount, fetchFailureReasonBox: fetchFailureReasonBox, fetchMeta: _fetchMeta,
+      errorBox: errorBox, isInvalidated: isInvalidated, status: status, fetchStatus: fetchStatus)
+  }
+
+  /// This state with `revert`'s members put back.
+  func reverted(to revert: FetchRevert) -> QueryState {
+    var state = self
+    state.fetchFailureCount = revert.fetchFailureCount
+    state.fetchFailureReasonBox = revert.fetchFailureReasonBox
+    state._fetchMeta = revert.fetchMeta
+    state.errorBox = revert.errorBox
+    state.isInvalidated = revert.isInvalidated
+    state.status = revert.status
+    state.fetchStatus = revert.fetchStatus
+    return state
+  }
+}
