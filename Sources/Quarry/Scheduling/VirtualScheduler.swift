@@ -55,13 +55,10 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   @exclusivity(unchecked) private var nextID: UInt64 = 0
   @exclusivity(unchecked) private var inTimerPhase = false
 
-  /// The thread sanitizer's hooks, read once (each read of the global costs a `swift_once`).
-  private let sanitizerHooks = SanitizerHooks.current
-
   /// Runs `body` holding `lock`.
   @inline(__always)
   private func locked<R: Sendable>(_ body: () -> R) -> R {
-    lock.withLock(orderingFor: self, hooks: sanitizerHooks) { _ in body() }
+    lock.withLock(orderingFor: self) { _ in body() }
   }
 
   /// Creates a scheduler whose clock reads `start` milliseconds.

@@ -81,18 +81,6 @@ private func sanitizerHookLookingUp(acquire: Bool, _ object: AnyObject) {
 }
 
 extension Mutex where Value: ~Copyable {
-  /// ``withLock(orderingFor:_:)`` with the hooks passed in: an object that takes its lock often
-  /// keeps ``SanitizerHooks/current`` as a member, since each read of the lazily initialised
-  /// global goes through `swift_once` (about 12 instructions, twice per critical section).
-  @inline(__always)
-  borrowing func withLock<R: Sendable>(orderingFor object: AnyObject, hooks: SanitizerHooks, _ body: (inout sending Value) -> R) -> R {
-    withLock { value in
-      if let hook = hooks.acquire { hook(Unmanaged.passUnretained(object).toOpaque()) }
-      defer { if let hook = hooks.release { hook(Unmanaged.passUnretained(object).toOpaque()) } }
-      return body(&value)
-    }
-  }
-
   /// `withLock(body)` for a mutex that `object` holds, with the lock's ordering told to the
   /// thread sanitizer: ``sanitizerAcquire(_:)`` first and ``sanitizerRelease(_:)`` last.
   @inline(__always)

@@ -15,7 +15,7 @@ import Synchronization
 /// Engine ids tell the two kinds apart by their lowest bit: even ids are the base timer's own id
 /// (shifted left by one), odd ids are numbers of this scheduler's table (recorded timers).
 final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
-  // Safe: `base`, `lock`, `directIDs`, `lockEnqueuesOnBase` and `sanitizerHooks` are immutable; `timers` and `nextID` are guarded by
+  // Safe: `base`, `lock`, `directIDs` and `lockEnqueuesOnBase` are immutable; `timers` and `nextID` are guarded by
   // `timersLock`.
   let base: any QueryScheduler
   private let lock: EngineLock
@@ -54,13 +54,10 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
     self.virtualBase = base as? VirtualScheduler
   }
 
-  /// The thread sanitizer's hooks, read once (each read of the global costs a `swift_once`).
-  private let sanitizerHooks = SanitizerHooks.current
-
   /// Runs `body` holding `timersLock`.
   @inline(__always)
   private func withTimers<R: Sendable>(_ body: () -> R) -> R {
-    timersLock.withLock(orderingFor: self, hooks: sanitizerHooks) { _ in body() }
+    timersLock.withLock(orderingFor: self) { _ in body() }
   }
 
   func now() -> Double { base.now() }
