@@ -1,4 +1,5 @@
 import Quarry
+import Synchronization
 
 /// Encodes an `Encodable` value as a ``JSONValue``: how typed variables become part of a
 /// query key. Deterministic (object member order never matters in a key), no Foundation.
@@ -71,6 +72,12 @@ private final class Node {
     case array(values: [JSONValue], nodes: [(Int, Node)])
     /// A member is in `values` or in `nodes`, never both.
     case object(values: [String: JSONValue], nodes: [String: Node])
+    /// An object whose members so far are leaves written under the first `count` names of
+    /// `shape`, in its order: `values` is a copy of the shape's table, those members set.
+    case shaped(ObjectShape, values: [String: JSONValue], count: Int)
+    /// An object whose members so far are leaves, their names kept in order to learn the shape
+    /// of the `CodingKey` type `type` (its first object).
+    case learning(ShapeKey, names: [String], values: [String: JSONValue])
   }
   var kind: Kind = .unset
 
@@ -84,15 +91,53 @@ private final class Node {
     case .object(var values, let nodes):
       for (name, node) in nodes { values[name] = node.value }
       return .object(values)
+    case .shaped(let shape, let values, let count):
+      if count == shape.names.count { return .object(values) }
+      // Fewer members than the shape's: this type's objects differ.
+      objectShapes.varies(shape.type)
+      return .object(shape.members(values, count))
+    case .learning(let type, let names, let values):
+      objectShapes.learned(type, names: names, values: values)
+      return .object(values)
     }
   }
 
-  var isObject: Bool { if case .object = kind { return true } else { return false } }
+  var isObject: Bool {
+    switch kind {
+    case .object, .shaped, .learning: return true
+    default: return false
+    }
+  }
   var isArray: Bool { if case .array = kind { return true } else { return false } }
 
   /// Sets member `name` (if this is an object, as a detached node's writes are lost otherwise).
   /// A name equal to one already there keeps that one's spelling, as a `Dictionary` does.
   func set(_ name: String, _ slot: Slot) {
+    // `if case` rather than a `switch`: the switch's subject kept a second reference to the
+    // table, so every write copied it.
+    if case .shaped(let shape, var values, let count) = kind {
+      kind = .unset  // the table is unique while it changes
+      if case .leaf(let value) = slot, count < shape.names.count, name.hasSameCodeUnitsAs(shape.names[count]) {
+        values.values[shape.indices[count]] = value
+        kind = .shaped(shape, values: values, count: count + 1)
+        return
+      }
+      // This object leaves the shape (another name, or a nested value): the members so far,
+      // as the general path holds them, and the type's objects differ.
+      objectShapes.varies(shape.type)
+      kind = .object(values: shape.members(values, count), nodes: [:])
+    } else if case .learning(let type, var names, var values) = kind {
+      kind = .unset
+      if case .leaf(let value) = slot {
+        names.append(name)
+        Node.setLeaf(&values, name, value)
+        kind = .learning(type, names: names, values: values)
+        return
+      }
+      // A nested value: objects of this type are not flat.
+      objectShapes.varies(type)
+      kind = .object(values: values, nodes: [:])
+    }
     guard case .object(var values, var nodes) = kind else { return }
     kind = .unset  // the dictionaries are unique while they change
     switch slot {
@@ -102,9 +147,7 @@ private final class Node {
         nodes.remove(at: index)
         values[spelling] = value
       } else {
-        // Room for four members at once: the second member made the table grow.
-        if values.isEmpty { values = emptyMembers }
-        values[name] = value
+        Node.setLeaf(&values, name, value)
       }
     case .node(let node):
       if !values.isEmpty, let index = values.index(forKey: name) {
@@ -116,6 +159,14 @@ private final class Node {
       }
     }
     kind = .object(values: values, nodes: nodes)
+  }
+
+  /// Sets a leaf member of an object none of whose nested values has `name`.
+  @inline(__always)
+  static func setLeaf(_ values: inout [String: JSONValue], _ name: String, _ value: JSONValue) {
+    // Room for four members at once: the second member made the table grow.
+    if values.isEmpty { values = emptyMembers }
+    values[name] = value
   }
 
   /// Appends an element (if this is an array).
@@ -137,6 +188,112 @@ private final class Node {
   }
 }
 
+// Object shapes (typed13): a synthesized `encode(to:)` writes the same member names in the same
+// order every time, and inserting each into a new member table hashed its name (SipHash) each
+// time, about 600 instructions a member. The first object of a `CodingKey` type learns the
+// names it was written with; later objects of that type copy the learned table and set each
+// value at its known place, comparing each name with the shape's by code units. An object that
+// writes anything else (another name, a name again, fewer names, a nested value) goes on as
+// before from the members it has, and its type is marked as varying for good: the members an
+// object ends with are always what the general path would have written, in the same order.
+
+/// The member names objects of one `CodingKey` type are written with, in order (distinct as a
+/// `Dictionary` tells names apart), and a member table holding them, each member's place in it
+/// known.
+private final class ObjectShape: Sendable {
+  let type: ShapeKey
+  let names: [String]
+  /// The names, each with `null`: a table of the same layout as a general object's.
+  let table: [String: JSONValue]
+  /// `names[i]`'s place in `table` (and in every copy of it).
+  let indices: [Dictionary<String, JSONValue>.Index]
+
+  init(type: ShapeKey, names: [String], values: [String: JSONValue]) {
+    var table = values
+    for index in table.indices { table.values[index] = .null }  // in place: the same layout
+    self.type = type
+    self.names = names
+    self.table = table
+    indices = names.map { table.index(forKey: $0)! }
+  }
+
+  /// The object of the first `count` members of `values` (a copy of `table`), as the general
+  /// path builds it.
+  func members(_ values: [String: JSONValue], _ count: Int) -> [String: JSONValue] {
+    var members: [String: JSONValue] = [:]
+    for i in 0..<count { Node.setLeaf(&members, names[i], values[indices[i]].value) }
+    return members
+  }
+}
+
+/// A `CodingKey` type, as the shapes' table key (hashed by its address, without a `Hasher`).
+private struct ShapeKey: Hashable, Sendable {
+  let id: ObjectIdentifier
+  init(_ type: Any.Type) { id = ObjectIdentifier(type) }
+  func hash(into hasher: inout Hasher) { hasher.combine(id) }
+  func _rawHashValue(seed: Int) -> Int {
+    // MurmurHash3's 64-bit finalizer over the address and the table's seed.
+    var h = UInt64(UInt(bitPattern: unsafeBitCast(id, to: Int.self) ^ seed))
+    h ^= h >> 33
+    h &*= 0xff51_afd7_ed55_8ccd
+    h ^= h >> 33
+    h &*= 0xc4ce_b9fe_1a85_ec53
+    h ^= h >> 33
+    return Int(truncatingIfNeeded: h)
+  }
+}
+
+/// What is known of a `CodingKey` type's objects.
+private enum ShapeEntry {
+  case shape(ObjectShape)
+  case varies
+}
+
+/// The learned shapes, by `CodingKey` type; one entry per type ever used for an object.
+private let objectShapes = ObjectShapes()
+
+private final class ObjectShapes: Sendable {
+  private let table = Mutex<[ShapeKey: ShapeEntry]>([:])
+
+  /// How a new object keyed by `type` starts.
+  func startObject(_ type: Any.Type) -> Node.Kind {
+    let key = ShapeKey(type)
+    switch table.withLock({ $0[key] }) {
+    case .shape(let shape)?: return .shaped(shape, values: shape.table, count: 0)
+    case .varies?: return .object(values: [:], nodes: [:])
+    case nil: return .learning(key, names: [], values: [:])
+    }
+  }
+
+  /// An object of `type` was written with `names`, in order, making `values`.
+  func learned(_ type: ShapeKey, names: [String], values: [String: JSONValue]) {
+    if names.isEmpty { return }
+    // A name written twice (or two spelled apart but equal to a `Dictionary`) is not a shape.
+    let entry: ShapeEntry = values.count == names.count ? .shape(ObjectShape(type: type, names: names, values: values)) : .varies
+    table.withLock { table in
+      if table[type] == nil { table[type] = entry }
+    }
+  }
+
+  /// Objects of `type` differ: they take the general path from now on.
+  func varies(_ type: ShapeKey) {
+    table.withLock { $0[type] = .varies }
+  }
+}
+
+extension String {
+  /// Whether the two strings have the same code units (the same bits at once).
+  @inline(__always)
+  fileprivate func hasSameCodeUnitsAs(_ other: String) -> Bool {
+    if MemoryLayout<String>.size == 16,
+      unsafeBitCast(self, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self)
+    {
+      return true
+    }
+    return utf8.elementsEqual(other.utf8)
+  }
+}
+
 private struct TreeEncoder: Encoder {
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -148,7 +305,7 @@ private struct TreeEncoder: Encoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if !storage.isObject { storage.kind = .object(values: [:], nodes: [:]) }
+    if !storage.isObject { storage.kind = objectShapes.startObject(Key.self) }
     return KeyedEncodingContainer(KeyedContainer<Key>(node: storage, codingPath: codingPath))
   }
 
