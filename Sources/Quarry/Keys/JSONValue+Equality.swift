@@ -55,15 +55,19 @@ extension JSONValue {
   /// names' code units. A dictionary's names are distinct even under canonical equivalence, so
   /// at most one of `y`'s has a given name's code units, as `exactMember` finds.
   private static func equalSmallObjects(_ x: [String: JSONValue], _ y: [String: JSONValue], depth: Int) -> Bool {
-    // In step first: two objects built alike (the same names written in the same order into
-    // tables of the same seed, as a typed key built again is) enumerate their members in the
-    // same order, so each of `x`'s names is `y`'s at the same place. A member of the same name
-    // and another value decides at once; names apart in step leave it to the scan below.
-    // (One member each, a key's `["page": n]`, is always decided here.)
+    if x.count == 1 {
+      // One member each (a key's `["page": n]`): one comparison, without scanning `y` again.
+      for (key, value) in x {
+        for (name, other) in y { return name.hasSameCodeUnits(as: key) && equal(value, other, depth: depth + 1) }
+      }
+    }
+    // In step: two objects built alike (the same names written in the same order into tables
+    // of the same seed, as a typed key built again is) enumerate their members in the same
+    // order, so each of `x`'s names is `y`'s at the same place. A member of the same name and
+    // another value decides at once; names apart in step leave it to the scan.
     var members = y.makeIterator()
     for (key, value) in x {
       guard let (name, other) = members.next(), name.hasSameCodeUnits(as: key) else {
-        if x.count == 1 { return false }
         return equalSmallObjectsByScan(x, y, depth: depth)
       }
       if !equal(value, other, depth: depth + 1) { return false }
