@@ -77,7 +77,7 @@ private final class Node {
     case shaped(ObjectShape, values: [String: JSONValue], count: Int)
     /// An object whose members so far are leaves, their names kept in order to learn the shape
     /// of the `CodingKey` type `type` (its first object).
-    case learning(ShapeKey, names: [String], values: [String: JSONValue])
+    case learning(TypeID, names: [String], values: [String: JSONValue])
   }
   var kind: Kind = .unset
 
@@ -201,14 +201,14 @@ private final class Node {
 /// `Dictionary` tells names apart), and a member table holding them, each member's place in it
 /// known.
 private final class ObjectShape: Sendable {
-  let type: ShapeKey
+  let type: TypeID
   let names: [String]
   /// The names, each with `null`: a table of the same layout as a general object's.
   let table: [String: JSONValue]
   /// `names[i]`'s place in `table` (and in every copy of it).
   let indices: [Dictionary<String, JSONValue>.Index]
 
-  init(type: ShapeKey, names: [String], values: [String: JSONValue]) {
+  init(type: TypeID, names: [String], values: [String: JSONValue]) {
     var table = values
     for index in table.indices { table.values[index] = .null }  // in place: the same layout
     self.type = type
@@ -226,23 +226,6 @@ private final class ObjectShape: Sendable {
   }
 }
 
-/// A `CodingKey` type, as the shapes' table key (hashed by its address, without a `Hasher`).
-private struct ShapeKey: Hashable, Sendable {
-  let id: ObjectIdentifier
-  init(_ type: Any.Type) { id = ObjectIdentifier(type) }
-  func hash(into hasher: inout Hasher) { hasher.combine(id) }
-  func _rawHashValue(seed: Int) -> Int {
-    // MurmurHash3's 64-bit finalizer over the address and the table's seed.
-    var h = UInt64(UInt(bitPattern: unsafeBitCast(id, to: Int.self) ^ seed))
-    h ^= h >> 33
-    h &*= 0xff51_afd7_ed55_8ccd
-    h ^= h >> 33
-    h &*= 0xc4ce_b9fe_1a85_ec53
-    h ^= h >> 33
-    return Int(truncatingIfNeeded: h)
-  }
-}
-
 /// What is known of a `CodingKey` type's objects.
 private enum ShapeEntry {
   case shape(ObjectShape)
@@ -253,11 +236,11 @@ private enum ShapeEntry {
 private let objectShapes = ObjectShapes()
 
 private final class ObjectShapes: Sendable {
-  private let table = Mutex<[ShapeKey: ShapeEntry]>([:])
+  private let table = Mutex<[TypeID: ShapeEntry]>([:])
 
   /// How a new object keyed by `type` starts.
   func startObject(_ type: Any.Type) -> Node.Kind {
-    let key = ShapeKey(type)
+    let key = TypeID(type)
     switch table.withLock({ $0[key] }) {
     case .shape(let shape)?: return .shaped(shape, values: shape.table, count: 0)
     case .varies?: return .object(values: [:], nodes: [:])
@@ -266,7 +249,7 @@ private final class ObjectShapes: Sendable {
   }
 
   /// An object of `type` was written with `names`, in order, making `values`.
-  func learned(_ type: ShapeKey, names: [String], values: [String: JSONValue]) {
+  func learned(_ type: TypeID, names: [String], values: [String: JSONValue]) {
     if names.isEmpty { return }
     // A name written twice (or two spelled apart but equal to a `Dictionary`) is not a shape.
     let entry: ShapeEntry = values.count == names.count ? .shape(ObjectShape(type: type, names: names, values: values)) : .varies
@@ -276,7 +259,7 @@ private final class ObjectShapes: Sendable {
   }
 
   /// Objects of `type` differ: they take the general path from now on.
-  func varies(_ type: ShapeKey) {
+  func varies(_ type: TypeID) {
     table.withLock { $0[type] = .varies }
   }
 }
