@@ -133,7 +133,26 @@ struct ShapeOuter: Codable, Hashable, Sendable {
   var tag: String
 }
 
+/// A flat object whose scalar members may be ones JSON text does not write as they are
+/// (`undefined`, NaN, infinities as `JSONValue`s): its typed key's hash, summed from the
+/// shape's member hashers, must carry the same "unfaithful" bit as the whole walk's.
+struct ShapeScalars: Encodable, Hashable, Sendable {
+  var first: JSONValue
+  var second: JSONValue
+  var third: Int
+}
+
 @Suite struct ObjectShapeTests {
+  /// Typed keys of shaped objects hash as keys built from the same parts (checked by
+  /// `expectSameKeys`; debug builds also assert it for every key built this way).
+  @Test func shapedKeysHashAsTheWholeWalk() {
+    var source = ValueSource()
+    let scalars: [JSONValue] = [.undefined, .null, .bool(true), .number(.nan), .number(.infinity), .number(-0.0), .number(0), .string(""), .string("e\u{301}")]
+    for _ in 0..<300 {
+      expectSameKeys(ShapeScalars(first: source.pick(scalars), second: source.chance(4) ? source.json() : source.pick(scalars), third: source.int()))
+    }
+  }
+
   /// For each mode that leaves the shape: the usual shape learned and used, then that mode,
   /// then the usual shape again (on the general path from then on), each checked against the
   /// former encoder. Each mode gets a fresh `CodingKey` type (the tags below), and each mode is

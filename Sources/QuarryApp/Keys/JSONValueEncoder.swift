@@ -19,6 +19,23 @@ public enum JSONValueEncoder {
     try value.encode(to: TreeEncoder(codingPath: [], storage: node))
     return node.value
   }
+
+  /// The typed key of `prefix` followed by `value`'s JSON form.
+  @usableFromInline
+  static func encodeKey<T: Encodable>(after prefix: [JSONValue], _ value: T) throws -> QueryKey {
+    if let leaf = leafValue(value) { return QueryKey(keyParts(prefix, leaf)) }
+    let node = Node()
+    try value.encode(to: TreeEncoder(codingPath: [], storage: node))
+    return node.key(after: prefix)
+  }
+}
+
+/// `prefix` followed by `part`. A one-part prefix (the type's name, unless `keyPrefix` is
+/// declared) and the part make the key's array as one literal: appending to the shared prefix
+/// copied it into a grown buffer.
+@usableFromInline @inline(__always)
+func keyParts(_ prefix: [JSONValue], _ part: JSONValue) -> [JSONValue] {
+  prefix.count == 1 ? [prefix[0], part] : prefix + [part]
 }
 
 // How the encoder is made cheap (typed12; `KeyEncodingReferenceTests` checks it against the
@@ -102,6 +119,31 @@ private final class Node {
     }
   }
 
+  /// For an object of its type's shape: the sum of its members' hash states (each from the
+  /// shape's hasher after the member's name), whether every member so far was a scalar (else
+  /// the sum is not known), and whether every member folded as JSON text writes it.
+  var memberSum: UInt64 = 0
+  var membersAreScalars = true
+  var membersFaithful = true
+
+  /// Makes this an object keyed by `type` (it was not an object).
+  func startObject(_ type: Any.Type) {
+    kind = objectShapes.startObject(type)
+    memberSum = 0
+    membersAreScalars = true
+    membersFaithful = true
+  }
+
+  /// The typed key of `prefix` followed by ``value``: for an object of its type's shape whose
+  /// members are all scalars, with their hash states' sum, so that the key's hash does not
+  /// walk the object again.
+  func key(after prefix: [JSONValue]) -> QueryKey {
+    if case .shaped(let shape, let values, let count) = kind, count == shape.names.count, membersAreScalars {
+      return QueryKey(parts: keyParts(prefix, .object(values)), objectMemberSum: memberSum, faithful: membersFaithful)
+    }
+    return QueryKey(keyParts(prefix, value))
+  }
+
   var isObject: Bool {
     switch kind {
     case .object, .shaped, .learning: return true
@@ -119,6 +161,15 @@ private final class Node {
       kind = .unset  // the table is unique while it changes
       if case .leaf(let value) = slot, count < shape.names.count, name.hasSameCodeUnitsAs(shape.names[count]) {
         values.values[shape.indices[count]] = value
+        if membersAreScalars {
+          var faithful = true
+          if let state = shape.memberHashers[count].state(with: value, faithful: &faithful) {
+            memberSum = memberSum &+ state
+            if !faithful { membersFaithful = false }
+          } else {
+            membersAreScalars = false
+          }
+        }
         kind = .shaped(shape, values: values, count: count + 1)
         return
       }
@@ -207,6 +258,8 @@ private final class ObjectShape: Sendable {
   let table: [String: JSONValue]
   /// `names[i]`'s place in `table` (and in every copy of it).
   let indices: [Dictionary<String, JSONValue>.Index]
+  /// `names[i]`'s member hasher (the structural hash's state after the name).
+  let memberHashers: [ObjectMemberHasher]
 
   init(type: TypeID, names: [String], values: [String: JSONValue]) {
     var table = values
@@ -215,6 +268,7 @@ private final class ObjectShape: Sendable {
     self.names = names
     self.table = table
     indices = names.map { table.index(forKey: $0)! }
+    memberHashers = names.map { ObjectMemberHasher(name: $0) }
   }
 
   /// The object of the first `count` members of `values` (a copy of `table`), as the general
@@ -288,7 +342,7 @@ private struct TreeEncoder: Encoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if !storage.isObject { storage.kind = objectShapes.startObject(Key.self) }
+    if !storage.isObject { storage.startObject(Key.self) }
     return KeyedEncodingContainer(KeyedContainer<Key>(node: storage, codingPath: codingPath))
   }
 
