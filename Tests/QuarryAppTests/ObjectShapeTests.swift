@@ -224,3 +224,36 @@ func sameKeys<V: Hashable & Sendable & Encodable>(_ value: V) -> Bool {
   guard let new = try? JSONValueEncoder.encode(value), let old = try? OracleJSONValueEncoder.encode(value) else { return false }
   return identical(new, old) && identical(QueryCacheKey<EchoFunc<V>>(variables: value).queryKey, oracleQueryKey(EchoFunc<V>.self, value))
 }
+
+/// A container kept by a value's `encode(to:)` (test only: written by one test, in order).
+nonisolated(unsafe) private var keptContainer: KeyedEncodingContainer<VaryingKey<KeptTag>>?
+enum KeptTag {}
+
+/// Keeps its container when `keep`, else writes into the kept one while encoding itself.
+struct KeepingContainer: Encodable, Hashable, Sendable {
+  var keep: Bool
+  func encode(to encoder: any Encoder) throws {
+    var keyed = encoder.container(keyedBy: VaryingKey<KeptTag>.self)
+    try keyed.encode(1, forKey: .a)
+    if keep {
+      keptContainer = keyed
+    } else {
+      try keptContainer?.encode("stale", forKey: .d)
+      try keyed.encode(2, forKey: .b)
+    }
+  }
+}
+
+@Suite struct SpareNodeTests {
+  /// The encoder reuses a key's root node for the next key only when nothing else references
+  /// it: a container a value kept and writes into later never reaches another key.
+  @Test func aKeptContainerNeverWritesIntoAnotherKey() {
+    let name = String(reflecting: EchoFunc<KeepingContainer>.self)
+    for _ in 0..<20 {
+      _ = QueryCacheKey<EchoFunc<KeepingContainer>>(variables: KeepingContainer(keep: true)).queryKey
+      let key = QueryCacheKey<EchoFunc<KeepingContainer>>(variables: KeepingContainer(keep: false)).queryKey
+      #expect(identical(key, QueryKey([.string(name), ["a": 1, "b": 2]])), "\(key)")
+    }
+    keptContainer = nil
+  }
+}

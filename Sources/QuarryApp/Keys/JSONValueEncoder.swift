@@ -24,9 +24,11 @@ public enum JSONValueEncoder {
   @usableFromInline
   static func encodeKey<T: Encodable>(after prefix: [JSONValue], _ value: T) throws -> QueryKey {
     if let leaf = leafValue(value) { return QueryKey(keyParts(prefix, leaf)) }
-    let node = Node()
+    var node = Node.spare()
     try value.encode(to: TreeEncoder(codingPath: [], storage: node))
-    return node.key(after: prefix)
+    let key = node.key(after: prefix)
+    Node.keep(&node)
+    return key
   }
 }
 
@@ -125,6 +127,23 @@ private final class Node {
   var memberSum: UInt64 = 0
   var membersAreScalars = true
   var membersFaithful = true
+
+  /// A root node: the spare one if there is one (each key allocated and freed its own).
+  static func spare() -> Node {
+    guard let spare = UnsafeRawPointer(bitPattern: spareNode.exchange(0, ordering: .acquiring)) else { return Node() }
+    return Unmanaged<Node>.fromOpaque(spare).takeRetainedValue()
+  }
+
+  /// Keeps `node`, a root whose key is built, as the spare one if nothing else references it
+  /// (a container or encoder the value's `encode(to:)` kept would write into the next key).
+  static func keep(_ node: inout Node) {
+    node.kind = .unset
+    guard isKnownUniquelyReferenced(&node) else { return }
+    let spare = Unmanaged.passRetained(node).toOpaque()
+    if !spareNode.compareExchange(expected: 0, desired: UInt(bitPattern: spare), ordering: .releasing).exchanged {
+      Unmanaged<Node>.fromOpaque(spare).release()
+    }
+  }
 
   /// Makes this an object keyed by `type` (it was not an object).
   func startObject(_ type: Any.Type) {
@@ -285,6 +304,10 @@ private enum ShapeEntry {
   case shape(ObjectShape)
   case varies
 }
+
+/// The address of the spare root node (`Node.spare()`, `Node.keep(_:)`), retained while here;
+/// 0 for none.
+private let spareNode = Atomic<UInt>(0)
 
 /// The learned shapes, by `CodingKey` type; one entry per type ever used for an object.
 private let objectShapes = ObjectShapes()
