@@ -114,6 +114,7 @@ private final class Node {
       if count == shape.names.count { return .object(values) }
       // Fewer members than the shape's: this type's objects differ.
       objectShapes.varies(shape.type)
+      lastShape = nil
       return .object(shape.members(values, count))
     case .learning(let type, let names, let values):
       objectShapes.learned(type, names: names, values: values)
@@ -145,9 +146,19 @@ private final class Node {
     }
   }
 
+  /// The shape this node's last object of a learned shape had: a reused root node starts its
+  /// next object of the same type from it without the shapes' table (kept while its objects
+  /// keep to it; a shape marked as varying meanwhile is only slower, never wrong).
+  var lastShape: ObjectShape?
+
   /// Makes this an object keyed by `type` (it was not an object).
   func startObject(_ type: Any.Type) {
-    kind = objectShapes.startObject(type)
+    if let shape = lastShape, shape.type == TypeID(type) {
+      kind = .shaped(shape, values: shape.table, count: 0)
+    } else {
+      kind = objectShapes.startObject(type)
+      if case .shaped(let shape, _, _) = kind { lastShape = shape }
+    }
     memberSum = 0
     membersAreScalars = true
     membersFaithful = true
@@ -195,6 +206,7 @@ private final class Node {
       // This object leaves the shape (another name, or a nested value): the members so far,
       // as the general path holds them, and the type's objects differ.
       objectShapes.varies(shape.type)
+      lastShape = nil
       kind = .object(values: shape.members(values, count), nodes: [:])
     } else if case .learning(let type, var names, var values) = kind {
       kind = .unset
