@@ -195,6 +195,18 @@ struct ShapeScalars: Encodable, Hashable, Sendable {
     }
   }
 
+  /// Objects of many members (no shape is learned past 32) and dictionaries (whose keys come
+  /// in no fixed order) encode as before, the same value again too.
+  @Test func largeObjectsAndDictionariesEncodeAsBefore() {
+    var source = ValueSource()
+    for count in [31, 32, 33, 40] {
+      var members: [String: Int] = [:]
+      while members.count < count { members[source.string() + "\(members.count)"] = source.int() }
+      for _ in 0..<3 { expectSameKeys(members) }
+      expectSameKeys(members.mapValues { _ in source.int() })
+    }
+  }
+
   /// Objects of one type encoded from many tasks at once, the type's shape learned, used and
   /// left meanwhile: each encodes as the former encoder did.
   @Test func shapesAreSafeFromManyThreads() async {

@@ -340,12 +340,18 @@ private final class ObjectShapes: Sendable {
   /// An object of `type` was written with `names`, in order, making `values`.
   func learned(_ type: TypeID, names: [String], values: [String: JSONValue]) {
     if names.isEmpty { return }
-    // A name written twice (or two spelled apart but equal to a `Dictionary`) is not a shape.
-    let entry: ShapeEntry = values.count == names.count ? .shape(ObjectShape(type: type, names: names, values: values)) : .varies
+    // A name written twice (or two spelled apart but equal to a `Dictionary`) is not a shape;
+    // nor are many members (a shape is kept for good: a large dictionary's would hold its
+    // names, and a dictionary's keys come in no fixed order anyway).
+    let isShape = values.count == names.count && names.count <= ObjectShapes.maxMembers
+    let entry: ShapeEntry = isShape ? .shape(ObjectShape(type: type, names: names, values: values)) : .varies
     table.withLock { table in
       if table[type] == nil { table[type] = entry }
     }
   }
+
+  /// The most members a shape has.
+  static let maxMembers = 32
 
   /// Objects of `type` differ: they take the general path from now on.
   func varies(_ type: TypeID) {
