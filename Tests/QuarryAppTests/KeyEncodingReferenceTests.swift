@@ -318,6 +318,8 @@ func expectSameKeys<V: Hashable & Sendable & Encodable>(_ value: V, sourceLocati
   let key = QueryCacheKey<EchoFunc<V>>(variables: value).queryKey
   let oracle = oracleQueryKey(EchoFunc<V>.self, value)
   #expect(identical(key, oracle), "\(value): \(key) != \(oracle)", sourceLocation: sourceLocation)
+  // Hashed as a key built from the same parts is (NaN parts make `==` false, so not `==`).
+  #expect(key.hashValue == oracle.hashValue && key.hashValue == QueryKey(key.parts).hashValue, "\(value): \(key)", sourceLocation: sourceLocation)
   let pages = InfiniteQueryCacheKey<EchoPages<V>>(variables: value).queryKey
   let oraclePages = oracleInfiniteQueryKey(EchoPages<V>.self, value)
   #expect(identical(pages, oraclePages), "\(value): \(pages) != \(oraclePages)", sourceLocation: sourceLocation)

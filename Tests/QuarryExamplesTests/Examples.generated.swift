@@ -336,7 +336,7 @@ import QuarryScenarios
   key.queryHash  // ["todos",1,{"page":2}]
 }
 
-// Sources/Quarry/Keys/QueryKey.swift:42
+// Sources/Quarry/Keys/QueryKey.swift:49
 @MainActor @Sendable func example33() async throws {
   QueryKey([["b": 1, "10": 2, "9": 3, "01": 4]]).queryHash  // [{"9":3,"10":2,"01":4,"b":1}]
 }
@@ -521,7 +521,7 @@ import QuarryScenarios
   let key = QueryCacheKey<FetchCurrentUser>(variables: .value)
 }
 
-// Sources/QuarryApp/Keys/JSONValueEncoder.swift:6
+// Sources/QuarryApp/Keys/JSONValueEncoder.swift:7
 @MainActor @Sendable func example56() async throws {
   struct Filter: Encodable { var page: Int; var done: Bool }
   let value = try JSONValueEncoder.encode(Filter(page: 2, done: true))

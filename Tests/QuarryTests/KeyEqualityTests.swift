@@ -49,6 +49,52 @@ import Testing
     #expect(JSONValue.object(["page": 2]) != .object(["size": 2]))
   }
 
+  /// Objects copied from one table (the same seed and layout, as typed keys built alike are)
+  /// enumerate in step and are compared in step: a value apart at any place, or another name
+  /// at a place, is unequal; names apart only by normalization stay apart; objects of the same
+  /// members built in another order (out of step) are still equal.
+  @Test func objectsInStepCompareInStep() {
+    var table = [String: JSONValue](minimumCapacity: 8)
+    for name in ["id", "page", "sort", "q"] { table[name] = .null }
+    let names = table.map(\.key)
+    func filled(_ values: [JSONValue], _ names: [String] = names) -> [String: JSONValue] {
+      var copy = table
+      for (name, value) in zip(names, values) { copy[name] = value }
+      return copy
+    }
+    let base: [JSONValue] = [1, "x", true, ["n": [2]]]
+    #expect(Array(filled(base).keys) == names)  // in step
+    #expect(JSONValue.object(filled(base)) == .object(filled(base)))
+    #expect(QueryKey(["t", .object(filled(base))]) == QueryKey(["t", .object(filled(base))]))
+    for place in 0..<4 {
+      var other = base
+      other[place] = place == 3 ? ["n": [3]] : "y"
+      #expect(JSONValue.object(filled(base)) != .object(filled(other)), "value apart at \(place)")
+      #expect(JSONValue.object(filled(other)) != .object(filled(base)), "value apart at \(place)")
+    }
+    // Another name at a place (the same count): unequal, in step or not.
+    var renamed = filled(base)
+    renamed.removeValue(forKey: names[2])
+    renamed["other"] = base[2]
+    #expect(JSONValue.object(filled(base)) != .object(renamed))
+    #expect(JSONValue.object(renamed) != .object(filled(base)))
+    // The same members inserted in another order into a fresh table: out of step, still equal.
+    var reversed: [String: JSONValue] = [:]
+    for (name, value) in zip(names, base).reversed() { reversed[name] = value }
+    #expect(JSONValue.object(filled(base)) == .object(reversed))
+    #expect(JSONValue.object(reversed) == .object(filled(base)))
+    // Names equal to Swift but spelled apart, at the same place of copies of one table.
+    var composed = [String: JSONValue](minimumCapacity: 4)
+    composed["caf\u{E9}"] = 1
+    composed["b"] = 2
+    var decomposed = composed
+    let index = decomposed.index(forKey: "caf\u{E9}")!
+    decomposed.remove(at: index)
+    decomposed["cafe\u{301}"] = 1
+    #expect(JSONValue.object(composed) != .object(decomposed))
+    #expect(JSONValue.object(decomposed) != .object(composed))
+  }
+
   /// Random keys from a small alphabet (so that many pairs are equal), the second of each pair
   /// built independently with heap strings: equality agrees with canonical JSON text (which,
   /// without `undefined` or non-finite numbers, writes equal values alike and unequal ones

@@ -51,10 +51,9 @@ extension JSONValue {
   /// than looking it up (which hashes the name with SipHash).
   private static let smallObjectCount = 8
 
-  /// Two objects of the same count (at most `smallObjectCount`) compared member by member: each
-  /// of `x`'s names is looked for among `y`'s by code units. A dictionary's names are distinct
-  /// even under canonical equivalence, so at most one of `y`'s has a given name's code units, as
-  /// `exactMember` finds.
+  /// Two objects of the same count (at most `smallObjectCount`) compared member by member, by
+  /// names' code units. A dictionary's names are distinct even under canonical equivalence, so
+  /// at most one of `y`'s has a given name's code units, as `exactMember` finds.
   private static func equalSmallObjects(_ x: [String: JSONValue], _ y: [String: JSONValue], depth: Int) -> Bool {
     if x.count == 1 {
       // One member each (a key's `["page": n]`): one comparison, without scanning `y` again.
@@ -62,6 +61,23 @@ extension JSONValue {
         for (name, other) in y { return name.hasSameCodeUnits(as: key) && equal(value, other, depth: depth + 1) }
       }
     }
+    // In step: two objects built alike (the same names written in the same order into tables
+    // of the same seed, as a typed key built again is) enumerate their members in the same
+    // order, so each of `x`'s names is `y`'s at the same place. A member of the same name and
+    // another value decides at once; names apart in step leave it to the scan.
+    var members = y.makeIterator()
+    for (key, value) in x {
+      guard let (name, other) = members.next(), name.hasSameCodeUnits(as: key) else {
+        return equalSmallObjectsByScan(x, y, depth: depth)
+      }
+      if !equal(value, other, depth: depth + 1) { return false }
+    }
+    return true
+  }
+
+  /// ``equalSmallObjects(_:_:depth:)`` of objects whose members are not in step: each of `x`'s
+  /// names looked for among `y`'s.
+  private static func equalSmallObjectsByScan(_ x: [String: JSONValue], _ y: [String: JSONValue], depth: Int) -> Bool {
     for (key, value) in x {
       var other: JSONValue?
       for (name, candidate) in y where name.hasSameCodeUnits(as: key) {

@@ -132,7 +132,7 @@ extension JSONValue {
   /// Inlined where it is called, so that a scalar (most of a key's parts) is folded in place;
   /// arrays and objects go on in ``combineContainer(into:depth:faithful:)``.
   @inline(__always)
-  private func combine(into hasher: inout StructuralHasher, depth: Int, faithful: inout Bool) {
+  fileprivate func combine(into hasher: inout StructuralHasher, depth: Int, faithful: inout Bool) {
     switch self {
     case .array, .object: combineContainer(into: &hasher, depth: depth, faithful: &faithful)
     case .null: hasher.combine(tag: 0, count: 0)
@@ -178,5 +178,64 @@ extension JSONValue {
       }
       hasher.combine(sum)
     }
+  }
+}
+
+// Keys whose last part is an object of known member names (QuarryApp's typed keys, typed13): a
+// member's hash starts from a fresh hasher folding its name, which the caller can keep per name
+// (`ObjectMemberHasher`) and fold only the member's value into; the key's hash is then the
+// same walk as `structuralHash(of:)` with the object's member sum given.
+
+/// The hasher of one object member after its name: what `combineContainer` folds a member with,
+/// kept so that the name is not read again for every object of the same names.
+package struct ObjectMemberHasher: Sendable {
+  private let hasher: StructuralHasher
+
+  /// The hasher after `name`.
+  package init(name: String) {
+    var hasher = StructuralHasher()
+    hasher.combine(codeUnitsOf: name)
+    self.hasher = hasher
+  }
+
+  /// The member's state with `value` folded in, as a key's top-level object folds it, or `nil`
+  /// if `value` is an array or an object (left to the whole walk). Clears `faithful` as the walk
+  /// does.
+  @inline(__always)
+  package func state(with value: JSONValue, faithful: inout Bool) -> UInt64? {
+    switch value {
+    case .array, .object: return nil
+    default:
+      var member = hasher
+      value.combine(into: &member, depth: 1, faithful: &faithful)
+      return member.state
+    }
+  }
+}
+
+extension QueryKey {
+  /// A key of `parts`, whose last part is an object of scalar members (no arrays or objects),
+  /// the sum of whose members' ``ObjectMemberHasher`` states is `memberSum` (`faithful`: none of
+  /// them cleared it). The key is the same as `QueryKey(parts)`, hash and all, without
+  /// walking the object again.
+  package init(parts: [JSONValue], objectMemberSum memberSum: UInt64, faithful: Bool) {
+    var hasher = StructuralHasher()
+    var faithful = faithful
+    var shallow = true
+    hasher.combine(tag: 5, count: parts.count)
+    for index in 0..<parts.count - 1 {
+      let part = parts[index]
+      if case .array = part { shallow = false } else if case .object = part { shallow = false }
+      part.combine(into: &hasher, depth: 0, faithful: &faithful)
+    }
+    guard case .object(let members) = parts[parts.count - 1] else { preconditionFailure("the last part is an object") }
+    // `combineContainer` of the object at depth 0 (below `hashedDepth`).
+    hasher.combine(tag: 6, count: members.count)
+    hasher.combine(memberSum)
+    // Scalar members nest the object one level: deep only through an earlier part.
+    self.init(
+      storage: shallow ? .inline(parts) : Storage(parts),
+      structuralHash: hasher.value & ~JSONValue.unfaithfulHashBit | (faithful ? 0 : JSONValue.unfaithfulHashBit))
+    assert(structuralHash == JSONValue.structuralHash(of: parts), "an object member sum apart from the walk's")
   }
 }

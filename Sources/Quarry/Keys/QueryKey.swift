@@ -28,6 +28,13 @@ public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStr
     structuralHash = JSONValue.structuralHash(of: parts)
   }
 
+  /// A key of `storage` whose structural hash the caller computed as
+  /// `JSONValue.structuralHash(of:)` does (`JSONValue+StructuralHash.swift`).
+  init(storage: Storage, structuralHash: Int) {
+    self.storage = storage
+    self.structuralHash = structuralHash
+  }
+
   /// Creates a key from an array literal.
   public init(arrayLiteral elements: JSONValue...) {
     storage = Storage(elements)

@@ -1,4 +1,5 @@
 import Quarry
+import Synchronization
 
 /// Encodes an `Encodable` value as a ``JSONValue``: how typed variables become part of a
 /// query key. Deterministic (object member order never matters in a key), no Foundation.
@@ -18,6 +19,25 @@ public enum JSONValueEncoder {
     try value.encode(to: TreeEncoder(codingPath: [], storage: node))
     return node.value
   }
+
+  /// The typed key of `prefix` followed by `value`'s JSON form.
+  @usableFromInline
+  static func encodeKey<T: Encodable>(after prefix: [JSONValue], _ value: T) throws -> QueryKey {
+    if let leaf = leafValue(value) { return QueryKey(keyParts(prefix, leaf)) }
+    var node = Node.spare()
+    try value.encode(to: TreeEncoder(codingPath: [], storage: node))
+    let key = node.key(after: prefix)
+    Node.keep(&node)
+    return key
+  }
+}
+
+/// `prefix` followed by `part`. A one-part prefix (the type's name, unless `keyPrefix` is
+/// declared) and the part make the key's array as one literal: appending to the shared prefix
+/// copied it into a grown buffer.
+@usableFromInline @inline(__always)
+func keyParts(_ prefix: [JSONValue], _ part: JSONValue) -> [JSONValue] {
+  prefix.count == 1 ? [prefix[0], part] : prefix + [part]
 }
 
 // How the encoder is made cheap (typed12; `KeyEncodingReferenceTests` checks it against the
@@ -71,6 +91,12 @@ private final class Node {
     case array(values: [JSONValue], nodes: [(Int, Node)])
     /// A member is in `values` or in `nodes`, never both.
     case object(values: [String: JSONValue], nodes: [String: Node])
+    /// An object whose members so far are leaves written under the first `count` names of
+    /// `shape`, in its order: `values` is a copy of the shape's table, those members set.
+    case shaped(ObjectShape, values: [String: JSONValue], count: Int)
+    /// An object whose members so far are leaves, their names kept in order to learn the shape
+    /// of the `CodingKey` type `type` (its first object).
+    case learning(TypeID, names: [String], values: [String: JSONValue])
   }
   var kind: Kind = .unset
 
@@ -84,15 +110,116 @@ private final class Node {
     case .object(var values, let nodes):
       for (name, node) in nodes { values[name] = node.value }
       return .object(values)
+    case .shaped(let shape, let values, let count):
+      if count == shape.names.count { return .object(values) }
+      // Fewer members than the shape's: this type's objects differ.
+      objectShapes.varies(shape.type)
+      lastShape = nil
+      return .object(shape.members(values, count))
+    case .learning(let type, let names, let values):
+      objectShapes.learned(type, names: names, values: values)
+      return .object(values)
     }
   }
 
-  var isObject: Bool { if case .object = kind { return true } else { return false } }
+  /// For an object of its type's shape: the sum of its members' hash states (each from the
+  /// shape's hasher after the member's name), whether every member so far was a scalar (else
+  /// the sum is not known), and whether every member folded as JSON text writes it.
+  var memberSum: UInt64 = 0
+  var membersAreScalars = true
+  var membersFaithful = true
+
+  /// A root node: the spare one if there is one (each key allocated and freed its own).
+  static func spare() -> Node {
+    guard let spare = UnsafeRawPointer(bitPattern: spareNode.exchange(0, ordering: .acquiring)) else { return Node() }
+    return Unmanaged<Node>.fromOpaque(spare).takeRetainedValue()
+  }
+
+  /// Keeps `node`, a root whose key is built, as the spare one if nothing else references it
+  /// (a container or encoder the value's `encode(to:)` kept would write into the next key).
+  static func keep(_ node: inout Node) {
+    node.kind = .unset
+    guard isKnownUniquelyReferenced(&node) else { return }
+    let spare = Unmanaged.passRetained(node).toOpaque()
+    if !spareNode.compareExchange(expected: 0, desired: UInt(bitPattern: spare), ordering: .releasing).exchanged {
+      Unmanaged<Node>.fromOpaque(spare).release()
+    }
+  }
+
+  /// The shape this node's last object of a learned shape had: a reused root node starts its
+  /// next object of the same type from it without the shapes' table (kept while its objects
+  /// keep to it; a shape marked as varying meanwhile is only slower, never wrong).
+  var lastShape: ObjectShape?
+
+  /// Makes this an object keyed by `type` (it was not an object).
+  func startObject(_ type: Any.Type) {
+    if let shape = lastShape, shape.type == TypeID(type) {
+      kind = .shaped(shape, values: shape.table, count: 0)
+    } else {
+      kind = objectShapes.startObject(type)
+      if case .shaped(let shape, _, _) = kind { lastShape = shape }
+    }
+    memberSum = 0
+    membersAreScalars = true
+    membersFaithful = true
+  }
+
+  /// The typed key of `prefix` followed by ``value``: for an object of its type's shape whose
+  /// members are all scalars, with their hash states' sum, so that the key's hash does not
+  /// walk the object again.
+  func key(after prefix: [JSONValue]) -> QueryKey {
+    if case .shaped(let shape, let values, let count) = kind, count == shape.names.count, membersAreScalars {
+      return QueryKey(parts: keyParts(prefix, .object(values)), objectMemberSum: memberSum, faithful: membersFaithful)
+    }
+    return QueryKey(keyParts(prefix, value))
+  }
+
+  var isObject: Bool {
+    switch kind {
+    case .object, .shaped, .learning: return true
+    default: return false
+    }
+  }
   var isArray: Bool { if case .array = kind { return true } else { return false } }
 
   /// Sets member `name` (if this is an object, as a detached node's writes are lost otherwise).
   /// A name equal to one already there keeps that one's spelling, as a `Dictionary` does.
   func set(_ name: String, _ slot: Slot) {
+    // `if case` rather than a `switch`: the switch's subject kept a second reference to the
+    // table, so every write copied it.
+    if case .shaped(let shape, var values, let count) = kind {
+      kind = .unset  // the table is unique while it changes
+      if case .leaf(let value) = slot, count < shape.names.count, name.hasSameCodeUnitsAs(shape.names[count]) {
+        values.values[shape.indices[count]] = value
+        if membersAreScalars {
+          var faithful = true
+          if let state = shape.memberHashers[count].state(with: value, faithful: &faithful) {
+            memberSum = memberSum &+ state
+            if !faithful { membersFaithful = false }
+          } else {
+            membersAreScalars = false
+          }
+        }
+        kind = .shaped(shape, values: values, count: count + 1)
+        return
+      }
+      // This object leaves the shape (another name, or a nested value): the members so far,
+      // as the general path holds them, and the type's objects differ.
+      objectShapes.varies(shape.type)
+      lastShape = nil
+      kind = .object(values: shape.members(values, count), nodes: [:])
+    } else if case .learning(let type, var names, var values) = kind {
+      kind = .unset
+      if case .leaf(let value) = slot {
+        names.append(name)
+        Node.setLeaf(&values, name, value)
+        kind = .learning(type, names: names, values: values)
+        return
+      }
+      // A nested value: objects of this type are not flat.
+      objectShapes.varies(type)
+      kind = .object(values: values, nodes: [:])
+    }
     guard case .object(var values, var nodes) = kind else { return }
     kind = .unset  // the dictionaries are unique while they change
     switch slot {
@@ -102,9 +229,7 @@ private final class Node {
         nodes.remove(at: index)
         values[spelling] = value
       } else {
-        // Room for four members at once: the second member made the table grow.
-        if values.isEmpty { values = emptyMembers }
-        values[name] = value
+        Node.setLeaf(&values, name, value)
       }
     case .node(let node):
       if !values.isEmpty, let index = values.index(forKey: name) {
@@ -116,6 +241,14 @@ private final class Node {
       }
     }
     kind = .object(values: values, nodes: nodes)
+  }
+
+  /// Sets a leaf member of an object none of whose nested values has `name`.
+  @inline(__always)
+  static func setLeaf(_ values: inout [String: JSONValue], _ name: String, _ value: JSONValue) {
+    // Room for four members at once: the second member made the table grow.
+    if values.isEmpty { values = emptyMembers }
+    values[name] = value
   }
 
   /// Appends an element (if this is an array).
@@ -137,6 +270,108 @@ private final class Node {
   }
 }
 
+// Object shapes (typed13): a synthesized `encode(to:)` writes the same member names in the same
+// order every time, and inserting each into a new member table hashed its name (SipHash) each
+// time, about 600 instructions a member. The first object of a `CodingKey` type learns the
+// names it was written with; later objects of that type copy the learned table and set each
+// value at its known place, comparing each name with the shape's by code units. An object that
+// writes anything else (another name, a name again, fewer names, a nested value) goes on as
+// before from the members it has, and its type is marked as varying for good: the members an
+// object ends with are always what the general path would have written, in the same order.
+
+/// The member names objects of one `CodingKey` type are written with, in order (distinct as a
+/// `Dictionary` tells names apart), and a member table holding them, each member's place in it
+/// known.
+private final class ObjectShape: Sendable {
+  let type: TypeID
+  let names: [String]
+  /// The names, each with `null`: a table of the same layout as a general object's.
+  let table: [String: JSONValue]
+  /// `names[i]`'s place in `table` (and in every copy of it).
+  let indices: [Dictionary<String, JSONValue>.Index]
+  /// `names[i]`'s member hasher (the structural hash's state after the name).
+  let memberHashers: [ObjectMemberHasher]
+
+  init(type: TypeID, names: [String], values: [String: JSONValue]) {
+    var table = values
+    for index in table.indices { table.values[index] = .null }  // in place: the same layout
+    self.type = type
+    self.names = names
+    self.table = table
+    indices = names.map { table.index(forKey: $0)! }
+    memberHashers = names.map { ObjectMemberHasher(name: $0) }
+  }
+
+  /// The object of the first `count` members of `values` (a copy of `table`), as the general
+  /// path builds it.
+  func members(_ values: [String: JSONValue], _ count: Int) -> [String: JSONValue] {
+    var members: [String: JSONValue] = [:]
+    for i in 0..<count { Node.setLeaf(&members, names[i], values[indices[i]].value) }
+    return members
+  }
+}
+
+/// What is known of a `CodingKey` type's objects.
+private enum ShapeEntry {
+  case shape(ObjectShape)
+  case varies
+}
+
+/// The address of the spare root node (`Node.spare()`, `Node.keep(_:)`), retained while here;
+/// 0 for none.
+private let spareNode = Atomic<UInt>(0)
+
+/// The learned shapes, by `CodingKey` type; one entry per type ever used for an object.
+private let objectShapes = ObjectShapes()
+
+private final class ObjectShapes: Sendable {
+  private let table = Mutex<[TypeID: ShapeEntry]>([:])
+
+  /// How a new object keyed by `type` starts.
+  func startObject(_ type: Any.Type) -> Node.Kind {
+    let key = TypeID(type)
+    switch table.withLock({ $0[key] }) {
+    case .shape(let shape)?: return .shaped(shape, values: shape.table, count: 0)
+    case .varies?: return .object(values: [:], nodes: [:])
+    case nil: return .learning(key, names: [], values: [:])
+    }
+  }
+
+  /// An object of `type` was written with `names`, in order, making `values`.
+  func learned(_ type: TypeID, names: [String], values: [String: JSONValue]) {
+    if names.isEmpty { return }
+    // A name written twice (or two spelled apart but equal to a `Dictionary`) is not a shape;
+    // nor are many members (a shape is kept for good: a large dictionary's would hold its
+    // names, and a dictionary's keys come in no fixed order anyway).
+    let isShape = values.count == names.count && names.count <= ObjectShapes.maxMembers
+    let entry: ShapeEntry = isShape ? .shape(ObjectShape(type: type, names: names, values: values)) : .varies
+    table.withLock { table in
+      if table[type] == nil { table[type] = entry }
+    }
+  }
+
+  /// The most members a shape has.
+  static let maxMembers = 32
+
+  /// Objects of `type` differ: they take the general path from now on.
+  func varies(_ type: TypeID) {
+    table.withLock { $0[type] = .varies }
+  }
+}
+
+extension String {
+  /// Whether the two strings have the same code units (the same bits at once).
+  @inline(__always)
+  fileprivate func hasSameCodeUnitsAs(_ other: String) -> Bool {
+    if MemoryLayout<String>.size == 16,
+      unsafeBitCast(self, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self)
+    {
+      return true
+    }
+    return utf8.elementsEqual(other.utf8)
+  }
+}
+
 private struct TreeEncoder: Encoder {
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -148,7 +383,7 @@ private struct TreeEncoder: Encoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if !storage.isObject { storage.kind = .object(values: [:], nodes: [:]) }
+    if !storage.isObject { storage.startObject(Key.self) }
     return KeyedEncodingContainer(KeyedContainer<Key>(node: storage, codingPath: codingPath))
   }
 

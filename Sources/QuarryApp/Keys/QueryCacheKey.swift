@@ -36,7 +36,7 @@ public struct QueryCacheKey<F: QueryFunc>: CacheKeyRepresentable, Hashable {
   public var queryKey: QueryKey {
     // Inlinable, like the typed reads and writes that build it, so that it is specialized where
     // `F` is known (unspecialized, the key's metadata and its variables' were looked up per call).
-    QueryKey(keyParts(F.keyPrefix, variables))
+    typedQueryKey(F.keyPrefix, variables)
   }
 
   /// Every key of `F`, whatever the variables.
@@ -53,26 +53,21 @@ public struct InfiniteQueryCacheKey<F: InfiniteQueryFunc>: CacheKeyRepresentable
   public init(variables: F.Variables) { self.variables = variables }
 
   /// The engine key.
-  public var queryKey: QueryKey { QueryKey(keyParts(F.keyPrefix + ["infinite"], variables)) }
+  public var queryKey: QueryKey { typedQueryKey(F.keyPrefix + ["infinite"], variables) }
 
   /// Every key of `F`, whatever the variables.
   public static var all: QueryKey { QueryKey(F.keyPrefix + ["infinite"]) }
 }
 
-/// `prefix` followed by the key part variables contribute: none for ``QueryVoid``, else their
-/// JSON form.
+/// The key of `prefix` followed by the part variables contribute: none for ``QueryVoid``, else
+/// their JSON form.
 @inlinable
-func keyParts<V: Encodable>(_ prefix: [JSONValue], _ variables: V) -> [JSONValue] {
-  if V.self == QueryVoid.self { return prefix }
-  let part: JSONValue
+func typedQueryKey<V: Encodable>(_ prefix: [JSONValue], _ variables: V) -> QueryKey {
+  if V.self == QueryVoid.self { return QueryKey(prefix) }
   do {
-    part = try JSONValueEncoder.encode(variables)
+    return try JSONValueEncoder.encodeKey(after: prefix, variables)
   } catch {
     // Only a throwing custom `encode(to:)` gets here; keep the key distinct and stable.
-    part = .string(String(reflecting: variables))
+    return QueryKey(keyParts(prefix, .string(String(reflecting: variables))))
   }
-  // A one-part prefix (the type's name, unless `keyPrefix` is declared) and the part as one
-  // literal: appending to the shared prefix copied it into a grown buffer.
-  if prefix.count == 1 { return [prefix[0], part] }
-  return prefix + [part]
 }
