@@ -360,23 +360,34 @@ public final class QueryClient: @unchecked Sendable {
   /// ```swift
   /// try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
   /// ```
-  @discardableResult
+  @discardableResult @inlinable
   public func setQueryData<T: Sendable>(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: (T?) throws -> T?) throws -> T? {
-    try engine.lock.sync {
-      // Found as the untyped updater finds it: by the key, without its hash string while hashes
-      // follow keys (the hash is written only for a mismatch's error).
-      let target = writeTarget(queryKey)
-      // The data box read out first: decoding may run user code (no access to the query's state
-      // is held meanwhile; see `Query`).
+    // Inlinable, so that the casts are made where `T` is known: unspecialized, each typed write
+    // looked up `Optional<T>`'s metadata and cast through the runtime's general cast (about
+    // 2,000 instructions). The lookup and the write are `update(_:updatedAt:_:)`'s.
+    try update(queryKey, updatedAt: updatedAt) { box in
       let old: T?
-      if let box = target.existing?.stateStorage.dataBox {
+      if let box {
         old = try conditionalCast(box.value, to: T.self) ?? typedData(of: box, queryKey, as: T.self)
       } else {
         old = nil
       }
-      guard let new = try updater(old), !isUndefinedData(new) else { return nil }
-      // `write` builds the query or finds it again if the updater or the decoding changed the cache.
-      return write(new, to: target, queryKey, updatedAt: updatedAt).flatMap { conditionalCast($0, to: T.self) }
+      return try updater(old)
+    }.flatMap { conditionalCast($0, to: T.self) }
+  }
+
+  /// The typed updater's write: finds `queryKey`'s query as the untyped updater does
+  /// (``writeTarget(_:)``: by the key, without its hash string while hashes follow keys), hands
+  /// its data box to `compute`, and writes what `compute` returns unless it is `nil` or undefined.
+  /// `compute` runs under the engine lock, reading the box it was given (decoding may run user
+  /// code: no access to the query's state is held meanwhile; see `Query`).
+  @usableFromInline
+  func update(_ queryKey: QueryKey, updatedAt: Double?, _ compute: (DataBox?) throws -> (any Sendable)?) throws -> (any Sendable)? {
+    try engine.lock.sync {
+      let target = writeTarget(queryKey)
+      guard let new = try compute(target.existing?.stateStorage.dataBox), !isUndefinedData(new) else { return nil }
+      // `write` builds the query or finds it again if `compute` changed the cache.
+      return write(new, to: target, queryKey, updatedAt: updatedAt)
     }
   }
 
