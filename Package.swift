@@ -38,13 +38,13 @@ let package = Package(
     .target(name: "QuarryPersist", dependencies: ["Quarry", "CSQLite"]),
     // Writes snapshots in a loop for Scripts/crash-test.sh (killed with SIGKILL, then checked).
     .executableTarget(name: "quarry-crash-writer", dependencies: ["QuarryPersist", "Quarry"]),
-    .testTarget(name: "QuarryTests", dependencies: ["Quarry"]),
+    .testTarget(name: "QuarryTests", dependencies: ["Quarry", "QuarryScenarios"]),
     .testTarget(name: "QuarryPersistTests", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
-    .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp"]),
+    .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp", "QuarryScenarios"]),
     // The platform-neutral parts of QuarrySwiftUI (model holder, cache activity counts).
     .testTarget(name: "QuarrySwiftUITests", dependencies: ["QuarrySwiftUI"]),
-    .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry"]),
+    .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry", "QuarryScenarios"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
     .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive", "QuarryPersist", "QuarrySwiftUI"]),
   ],

@@ -1,5 +1,6 @@
 import Testing
 import QuarryApp
+import QuarryScenarios
 
 // The typed keys' encoding (`JSONValueEncoder`, `variablesKeyParts`, the cached type
 // identifier) checked against the former encoding, kept in OracleKeyEncoder.swift: every engine
@@ -193,21 +194,10 @@ struct RefThrowing: Encodable, Hashable, Sendable {
   }
 }
 
-/// SplitMix64: the same values on every run.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Random values with the edge cases over-represented.
 struct ValueSource {
-  var rng = SeededGenerator(state: 12)
+  var rng = SplitMix64(seed: 12)
 
   mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &rng) == 0 }
   mutating func pick<T>(_ list: [T]) -> T { list[Int.random(in: 0..<list.count, using: &rng)] }

@@ -1,5 +1,6 @@
 import Testing
 import QuarryApp
+import QuarryScenarios
 
 // The encoder's object shapes (typed13): the first object of a `CodingKey` type learns the
 // member names it was written with, in order, and later objects of that type set their values
@@ -214,7 +215,7 @@ struct ShapeScalars: Encodable, Hashable, Sendable {
       for task in 0..<8 {
         group.addTask {
           var source = ValueSource()
-          source.rng.state = UInt64(task)
+          source.rng = SplitMix64(seed: UInt64(task))
           return (0..<300).allSatisfy { i in
             let mode = i < 100 ? 0 : (source.chance(3) ? Int.random(in: 1...14, using: &source.rng) : 0)
             let a = ShapeVarying<ModeTag<Character>>(mode: mode, number: source.int(), text: source.string())

@@ -1,5 +1,6 @@
 import Testing
 @testable import QuarryLive
+import QuarryScenarios
 
 @Suite struct LiveDiffTests {
   @Test func reportsRemovalsInOldIndicesInsertionsAndMovesInNewOnes() {
@@ -65,7 +66,7 @@ import Testing
   /// Diff cost: a shuffle of 100k rows is n log n (Swift's `difference(from:)` needs seconds for
   /// 20k), and the diff is exact: moves are the complement of one longest ordered run.
   @Test func aShuffleOfOneHundredThousandRowsIsExactAndMinimal() {
-    var generator = SeededGenerator(seed: 100_000)
+    var generator = SplitMix64(seed: 100_000)
     let old = Array(0..<100_000)
     var new = old.shuffled(using: &generator)
     new.removeLast(1_000)
@@ -84,7 +85,7 @@ import Testing
   }
 
   @Test func tenThousandRandomEditsEachDiffTurnsTheOldIDsIntoTheNew() {
-    var generator = SeededGenerator(seed: 15)
+    var generator = SplitMix64(seed: 15)
     var current: [Item] = []
     var nextID = 0
     for step in 0..<10_000 {

@@ -1,5 +1,6 @@
 import Testing
 @testable import QuarryLive
+import QuarryScenarios
 
 /// Checks every change an observer receives: its diff, applied to the previous ids, gives the new
 /// ids exactly, and `updated` names exactly the rows present before and after whose value changed.
@@ -39,7 +40,7 @@ final class DiffChainChecker: @unchecked Sendable {
   /// of commits lets several commits coalesce into one delivery.
   @Test(arguments: [(seed: UInt64(1), reloadThreshold: Int.max), (seed: UInt64(2), reloadThreshold: 2)])
   func tenThousandOperationsEveryDiffTurnsThePreviousIDsIntoTheNew(seed: UInt64, reloadThreshold: Int) async throws {
-    var generator = SeededGenerator(seed: seed)
+    var generator = SplitMix64(seed: seed)
     let store = InMemoryStore<Item>(entity: "Item")
     let sorted = LiveQueryController(store: store, descriptor: ItemsByRank(minRank: 10), reloadThreshold: reloadThreshold)
     let ordered = LiveQueryController(store: store, descriptor: ItemsInOrder(), reloadThreshold: reloadThreshold)
@@ -88,7 +89,7 @@ final class DiffChainChecker: @unchecked Sendable {
 
   /// The same on SQLite (1,000 operations): its own commits, one by one or several before a settle.
   @Test func aThousandOperationsOnSQLiteEveryDiffTurnsThePreviousIDsIntoTheNew() async throws {
-    var generator = SeededGenerator(seed: 3)
+    var generator = SplitMix64(seed: 3)
     let store = try itemsStore(watchesFile: false)
     let controller = LiveQueryController(store: store, descriptor: SQLItems(minRank: 10), reloadThreshold: .max)
     let checker = DiffChainChecker()

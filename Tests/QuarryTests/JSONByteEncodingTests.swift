@@ -1,5 +1,6 @@
 import Testing
 @testable import Quarry
+import QuarryScenarios
 
 /// The byte writer (`jsonText`) against the `String` writer it replaces on the hot path: the same
 /// text, byte for byte, for both member orders.
@@ -30,7 +31,7 @@ import Testing
   }
 
   @Test func randomValuesWriteTheSameTextAsTheStringWriter() {
-    var g = SplitMix64(state: 14)
+    var g = SplitMix64(seed: 14)
     for _ in 0..<20_000 {
       let v = Self.value(&g, depth: 0)
       for order in [JSONValue.MemberOrder.sorted, .javaScriptProperty] {
@@ -45,7 +46,7 @@ import Testing
   /// Whole numbers take the byte writer's digit path: every length of 1-16 digits, both signs,
   /// `-0`, the edges of 2^53, and near-whole numbers that must not take it.
   @Test func wholeNumbersWriteTheSameTextAsTheStringWriter() {
-    var g = SplitMix64(state: 53)
+    var g = SplitMix64(seed: 53)
     var values: [Double] = [0, -0.0, 9, 10, 99, 100, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_991,
       -9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_994, 1e16, 1e20, 1e21, 0.5, -0.5, 1.0000000000000002,
       9_007_199_254_740_991.5.nextDown, -1e-300, .leastNonzeroMagnitude, .nan, .infinity, -.infinity]

@@ -1,5 +1,6 @@
 import Testing
 @testable import Quarry
+import QuarryScenarios
 
 /// `QueryObserverResultBox.hasChangedProperties(to:)` (the observer's comparison, which leaves
 /// out the derived flags) answers as `changedProperties(from:)` names: for random pairs of
@@ -8,7 +9,7 @@ import Testing
   private struct Error1: Error {}
 
   @Test func theBoxComparisonAgreesWithTheNamedProperties() {
-    var rng = SplitMix64(state: 0x5eed_0b58)
+    var rng = SplitMix64(seed: 0x5eed_0b58)
     let boxes = [DataBox(1), DataBox(1), DataBox(2), DataBox("a"), DataBox([1, 2] as [Int])]
     let errors = [ErrorBox(Error1()), ErrorBox(Error1())]
     var differing = 0

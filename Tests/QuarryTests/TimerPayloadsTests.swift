@@ -1,5 +1,6 @@
 import Testing
 @testable import Quarry
+import QuarryScenarios
 
 /// The timer payload store (an array window over recent creation numbers plus a table) against
 /// a `Dictionary` model, under the patterns the schedulers make and the ones that push numbers
@@ -8,7 +9,7 @@ import Testing
   /// Runs `steps` random operations; `nextNumber` picks the number an insertion uses (given the
   /// last one used and the live ones), `removable` one to remove. Returns the first mismatch.
   private func check(seed: UInt64, steps: Int, insertWeight: Int, nextNumber: (inout SplitMix64, UInt64, [UInt64: Int]) -> UInt64) -> String? {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     var store = TimerPayloads<Int>()
     var model: [UInt64: Int] = [:]
     var last: UInt64 = 0

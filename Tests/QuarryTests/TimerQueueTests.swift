@@ -1,5 +1,6 @@
 import Testing
 @testable import Quarry
+import QuarryScenarios
 
 /// The timer heap against a straightforward model, and the schedulers at a scale where a
 /// linear structure would not finish.
@@ -7,7 +8,7 @@ import Testing
 
   @Test(arguments: [1, 2, 3])
   func theHeapPopsWhatALinearScanWould(seed: UInt64) {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     var queue = TimerQueue<Int, String>()
     var model: [(id: UInt64, due: Int, payload: String)] = []
     var nextID: UInt64 = 0
@@ -49,7 +50,7 @@ import Testing
     for i in 0..<200_000 { ids.append(scheduler.setTimeout(Double(i % 1_000)) { fired.increment() }) }
     #expect(scheduler.pendingTimerCount == 200_000)
     #expect(scheduler.nextTimerDue == 0)
-    var random = SplitMix64(state: 7)
+    var random = SplitMix64(seed: 7)
     ids.shuffle(using: &random)
     for id in ids.dropLast(10) { scheduler.clearTimeout(id) }
     #expect(scheduler.pendingTimerCount == 10)
@@ -61,7 +62,7 @@ import Testing
 
   @Test(arguments: [0, 1, 150])
   func removingManyAtOnceLeavesWhatRemovingThemOneByOneLeaves(kept: Int) {
-    var random = SplitMix64(state: UInt64(kept) + 11)
+    var random = SplitMix64(seed: UInt64(kept) + 11)
     var one = TimerQueue<Int, Int>()
     var many = TimerQueue<Int, Int>()
     for id in UInt64(1)...300 {

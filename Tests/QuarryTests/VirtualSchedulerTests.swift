@@ -1,5 +1,6 @@
 import Testing
 @testable import Quarry
+import QuarryScenarios
 
 @Suite struct VirtualSchedulerTests {
   @Test func timersFireInDueThenCreationOrder() {
@@ -152,7 +153,7 @@ import Testing
   static func run(seed: UInt64, add: @escaping @Sendable (Double, Bool, @escaping @Sendable () -> Void) -> UInt64, clear: @escaping @Sendable (UInt64) -> Void, advance: (Double) -> Void, now: @escaping @Sendable () -> Double) -> [String] {
     let log = Log()
     let state = NSLockish()
-    nonisolated(unsafe) var random = SplitMix64(state: seed)
+    nonisolated(unsafe) var random = SplitMix64(seed: seed)
     nonisolated(unsafe) var ids: [UInt64] = []
     let delays: [Double] = [0, 0, 1, 2, 3, 5, 5, 10, -4, .nan, 2.7]
     nonisolated(unsafe) var makeTimer: (String) -> Void = { _ in }
