@@ -13,10 +13,11 @@ import Testing
     var all: [String] { values.withLock { $0 } }
   }
 
-  private func observed(_ client: QueryClient) -> (QueryObserver, Heard, @Sendable () -> Void) {
+  private func observed(_ client: QueryClient, notifyOnChangeProps: NotifyOnChangeProps? = nil) -> (QueryObserver, Heard, @Sendable () -> Void) {
     client.setQueryData(["k"], value: 1)
     var options = QueryOptions(queryKey: ["k"])
     options.staleTime = .value(.milliseconds(.infinity))
+    options.notifyOnChangeProps = notifyOnChangeProps
     let observer = QueryObserver(client: client, options: options)
     let heard = Heard()
     let unsubscribe = observer.subscribe { result in heard.append("\(result.data as? Int ?? 0)") }
@@ -39,13 +40,7 @@ import Testing
   @Test func anObserverNotifiedOnNamedPropertiesReusesItsBoxToo() {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)
-    client.setQueryData(["k"], value: 1)
-    var options = QueryOptions(queryKey: ["k"])
-    options.staleTime = .value(.milliseconds(.infinity))
-    options.notifyOnChangeProps = .props(["data"])
-    let observer = QueryObserver(client: client, options: options)
-    let heard = Heard()
-    let unsubscribe = observer.subscribe { result in heard.append("\(result.data as? Int ?? 0)") }
+    let (observer, heard, unsubscribe) = observed(client, notifyOnChangeProps: .props(["data"]))
     defer { unsubscribe() }
     let first = ObjectIdentifier(observer.currentResultBox!)
     client.setQueryData(["k"], value: 2)
