@@ -49,11 +49,12 @@ struct SanitizerHooks: Sendable {
 /// value is initialised statically, so reading it is one load; every read of the lazily
 /// initialised `SanitizerHooks.current` went through `swift_once` (about ten instructions, once
 /// per critical section of every promise, abort signal and engine lock).
+@usableFromInline
 let sanitizerAbsent = Atomic<UInt8>(0)
 
 /// Tells the thread sanitizer that the calling thread has just acquired the `Mutex` guarding
 /// `object` (call it first thing inside `withLock`); does nothing without the sanitizer.
-@inline(__always)
+@inlinable @inline(__always)
 func sanitizerAcquire(_ object: AnyObject) {
   if sanitizerAbsent.load(ordering: .relaxed) == 1 { return }
   sanitizerHookLookingUp(acquire: true, object)
@@ -62,7 +63,7 @@ func sanitizerAcquire(_ object: AnyObject) {
 /// Tells the thread sanitizer that the calling thread is about to release the `Mutex` guarding
 /// `object` (call it last thing inside `withLock`, with `defer`); does nothing without the
 /// sanitizer.
-@inline(__always)
+@inlinable @inline(__always)
 func sanitizerRelease(_ object: AnyObject) {
   if sanitizerAbsent.load(ordering: .relaxed) == 1 { return }
   sanitizerHookLookingUp(acquire: false, object)
@@ -70,8 +71,8 @@ func sanitizerRelease(_ object: AnyObject) {
 
 /// ``sanitizerAcquire(_:)`` (`acquire`) or ``sanitizerRelease(_:)`` before the hooks are known
 /// to be absent, and with the sanitizer: calls the hook, or notes that there is none.
-@inline(never)
-private func sanitizerHookLookingUp(acquire: Bool, _ object: AnyObject) {
+@usableFromInline @inline(never)
+func sanitizerHookLookingUp(acquire: Bool, _ object: AnyObject) {
   let hooks = SanitizerHooks.current
   if let hook = acquire ? hooks.acquire : hooks.release {
     hook(Unmanaged.passUnretained(object).toOpaque())
@@ -83,8 +84,9 @@ private func sanitizerHookLookingUp(acquire: Bool, _ object: AnyObject) {
 extension Mutex where Value: ~Copyable {
   /// `withLock(body)` for a mutex that `object` holds, with the lock's ordering told to the
   /// thread sanitizer: ``sanitizerAcquire(_:)`` first and ``sanitizerRelease(_:)`` last.
-  @inline(__always)
-  borrowing func withLock<R: Sendable>(orderingFor object: AnyObject, _ body: (inout sending Value) -> R) -> R {
+  /// `package`, so that the app layer's locks (QuarryApp's per-type tables) are ordered too.
+  @inlinable @inline(__always)
+  package borrowing func withLock<R: Sendable>(orderingFor object: AnyObject, _ body: (inout sending Value) -> R) -> R {
     withLock { value in
       sanitizerAcquire(object)
       defer { sanitizerRelease(object) }

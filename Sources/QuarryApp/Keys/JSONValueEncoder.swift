@@ -325,12 +325,14 @@ private let spareNode = Atomic<UInt>(0)
 private let objectShapes = ObjectShapes()
 
 private final class ObjectShapes: Sendable {
+  /// Taken through `withLock(orderingFor: self)`, which tells the thread sanitizer the lock's
+  /// ordering (on Linux a `Mutex` blocks in the kernel, where the sanitizer cannot see it).
   private let table = Mutex<[TypeID: ShapeEntry]>([:])
 
   /// How a new object keyed by `type` starts.
   func startObject(_ type: Any.Type) -> Node.Kind {
     let key = TypeID(type)
-    switch table.withLock({ $0[key] }) {
+    switch table.withLock(orderingFor: self, { $0[key] }) {
     case .shape(let shape)?: return .shaped(shape, values: shape.table, count: 0)
     case .varies?: return .object(values: [:], nodes: [:])
     case nil: return .learning(key, names: [], values: [:])
@@ -345,7 +347,7 @@ private final class ObjectShapes: Sendable {
     // names, and a dictionary's keys come in no fixed order anyway).
     let isShape = values.count == names.count && names.count <= ObjectShapes.maxMembers
     let entry: ShapeEntry = isShape ? .shape(ObjectShape(type: type, names: names, values: values)) : .varies
-    table.withLock { table in
+    table.withLock(orderingFor: self) { table in
       if table[type] == nil { table[type] = entry }
     }
   }
@@ -355,7 +357,7 @@ private final class ObjectShapes: Sendable {
 
   /// Objects of `type` differ: they take the general path from now on.
   func varies(_ type: TypeID) {
-    table.withLock { $0[type] = .varies }
+    table.withLock(orderingFor: self) { $0[type] = .varies }
   }
 }
 

@@ -8,10 +8,10 @@ import Synchronization
 /// entry per function type used.
 func typeKeyPrefix(_ type: Any.Type) -> [JSONValue] {
   let id = TypeID(type)
-  if let prefix = typeKeyPrefixes.withLock({ $0[id] }) { return prefix }
+  if let prefix = typeKeyPrefixes.withTable({ $0[id] }) { return prefix }
   // Written outside the lock; two threads that both miss write the same name.
   let prefix: [JSONValue] = [.string(String(reflecting: type))]
-  return typeKeyPrefixes.withLock { table in
+  return typeKeyPrefixes.withTable { table in
     if let first = table[id] { return first }
     table[id] = prefix
     return prefix
@@ -19,7 +19,19 @@ func typeKeyPrefix(_ type: Any.Type) -> [JSONValue] {
 }
 
 /// Each function type's key prefix, by type.
-private let typeKeyPrefixes = Mutex<[TypeID: [JSONValue]]>([:])
+private let typeKeyPrefixes = TypeKeyPrefixes()
+
+/// The prefixes' table and its lock, an object so that the lock's ordering can be told to the
+/// thread sanitizer by its address (`withLock(orderingFor:)`: on Linux a `Mutex` blocks in the
+/// kernel, where the sanitizer cannot see it).
+private final class TypeKeyPrefixes: Sendable {
+  private let table = Mutex<[TypeID: [JSONValue]]>([:])
+
+  /// Runs `body` on the table, holding its lock.
+  func withTable<R: Sendable>(_ body: (inout [TypeID: [JSONValue]]) -> R) -> R {
+    table.withLock(orderingFor: self) { body(&$0) }
+  }
+}
 
 /// A type as a table key, hashed by its address without a `Hasher` (SipHash of the
 /// `ObjectIdentifier` cost about 100 instructions of each typed key's two lookups).
