@@ -200,11 +200,7 @@ public final class QueryClient: @unchecked Sendable {
   /// thread that uses this client.
   @discardableResult
   public func setQueryData(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: ((any Sendable)?) -> (any Sendable)?) -> (any Sendable)? {
-    engine.lock.sync {
-      let target = writeTarget(queryKey)
-      guard let data = updater(target.existing?.stateStorage.data), !isUndefinedData(data) else { return nil }
-      return write(data, to: target, queryKey, updatedAt: updatedAt)
-    }
+    update(queryKey, updatedAt: updatedAt) { updater($0?.value) }
   }
 
   /// Where a keyed write goes, found before its data is computed: one lookup, and
@@ -376,13 +372,13 @@ public final class QueryClient: @unchecked Sendable {
     }.flatMap { conditionalCast($0, to: T.self) }
   }
 
-  /// The typed updater's write: finds `queryKey`'s query as the untyped updater does
-  /// (``writeTarget(_:)``: by the key, without its hash string while hashes follow keys), hands
-  /// its data box to `compute`, and writes what `compute` returns unless it is `nil` or undefined.
-  /// `compute` runs under the engine lock, reading the box it was given (decoding may run user
-  /// code: no access to the query's state is held meanwhile; see `Query`).
+  /// Both updaters' write: finds `queryKey`'s query (``writeTarget(_:)``: by the key, without its
+  /// hash string while hashes follow keys), hands its data box to `compute`, and writes what
+  /// `compute` returns unless it is `nil` or undefined. `compute` runs under the engine lock,
+  /// reading the box it was given (the typed updater's decoding may run user code: no access to
+  /// the query's state is held meanwhile; see `Query`).
   @usableFromInline
-  func update(_ queryKey: QueryKey, updatedAt: Double?, _ compute: (DataBox?) throws -> (any Sendable)?) throws -> (any Sendable)? {
+  func update(_ queryKey: QueryKey, updatedAt: Double?, _ compute: (DataBox?) throws -> (any Sendable)?) rethrows -> (any Sendable)? {
     try engine.lock.sync {
       let target = writeTarget(queryKey)
       guard let new = try compute(target.existing?.stateStorage.dataBox), !isUndefinedData(new) else { return nil }
