@@ -80,15 +80,21 @@ import Testing
     #expect(before.status == .error && before.fetchFailureCount == 1 && before.fetchMeta == nil)
   }
 
-  @Test func anInvalidationDuringAFetchIsReverted() {
+  /// A query holding `"a"`, 10 ms into a fetch (with `meta`) whose function takes 100 ms.
+  private func fetchingSlowly(meta: JSONValue? = nil) -> (VirtualScheduler, QueryClient, Query) {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)
     client.setQueryData(["k"], value: "a")
     var options = QueryOptions(queryKey: ["k"])
     options.queryFn = .fn { _ in await scheduler.sleep(100); return "b" }
     let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
-    _ = client.engine.lock.sync { query.fetch(options, FetchOptions(meta: .string("m"))) }
+    _ = client.engine.lock.sync { query.fetch(options, meta.map { FetchOptions(meta: $0) }) }
     scheduler.advance(by: 10)
+    return (scheduler, client, query)
+  }
+
+  @Test func anInvalidationDuringAFetchIsReverted() {
+    let (scheduler, client, query) = fetchingSlowly(meta: .string("m"))
     client.engine.lock.sync { query.invalidate() }
     #expect(query.state.isInvalidated && query.state.fetchMeta == .string("m"))
     _ = client.cancelQueriesPromise(QueryFilters(queryKey: ["k"]))
@@ -100,14 +106,7 @@ import Testing
   }
 
   @Test func aStateSetDuringAFetchIsNotWhatItRevertsTo() {
-    let scheduler = VirtualScheduler()
-    let client = QueryClient(scheduler: scheduler)
-    client.setQueryData(["k"], value: "a")
-    var options = QueryOptions(queryKey: ["k"])
-    options.queryFn = .fn { _ in await scheduler.sleep(100); return "b" }
-    let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
-    _ = client.engine.lock.sync { query.fetch(options) }
-    scheduler.advance(by: 10)
+    let (scheduler, client, query) = fetchingSlowly()
     var replaced = query.state
     replaced.dataUpdateCount = 7
     replaced.errorUpdateCount = 5
