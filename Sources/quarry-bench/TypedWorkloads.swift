@@ -75,7 +75,8 @@ enum TypedWorkloads {
     for i in 0..<n { _ = try? client.setQueryData(key(i)) { _ in i } }
   }
 
-  /// The sum after the write (each value `i + 1`), read as `readHit` reads.
+  /// The sum after the write (each value `i + 1`), read as `readHit` reads: a loop of its own,
+  /// not a call of `readHit`, so that a profile toggled on `readHit` counts the timed reads alone.
   @inline(never)
   static func verify(_ client: QueryClient, _ n: Int) -> Int {
     var sum = 0
