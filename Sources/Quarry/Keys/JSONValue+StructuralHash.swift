@@ -114,7 +114,14 @@ extension JSONValue {
     var faithful = true
     hasher.combine(tag: 5, count: parts.count)
     for part in parts { part.combine(into: &hasher, depth: 0, faithful: &faithful) }
-    return hasher.value & ~unfaithfulHashBit | (faithful ? 0 : unfaithfulHashBit)
+    return keyHash(hasher, faithful: faithful)
+  }
+
+  /// A key's structural hash once its walk is folded into `hasher`: the value with
+  /// ``unfaithfulHashBit`` set when the walk cleared `faithful`.
+  @inline(__always)
+  fileprivate static func keyHash(_ hasher: StructuralHasher, faithful: Bool) -> Int {
+    hasher.value & ~unfaithfulHashBit | (faithful ? 0 : unfaithfulHashBit)
   }
 
   /// The bit of a key's structural hash that says its `hashKey` may lose something of it. Equal
@@ -235,7 +242,7 @@ extension QueryKey {
     // Scalar members nest the object one level: deep only through an earlier part.
     self.init(
       storage: shallow ? .inline(parts) : Storage(parts),
-      structuralHash: hasher.value & ~JSONValue.unfaithfulHashBit | (faithful ? 0 : JSONValue.unfaithfulHashBit))
+      structuralHash: JSONValue.keyHash(hasher, faithful: faithful))
     assert(structuralHash == JSONValue.structuralHash(of: parts), "an object member sum apart from the walk's")
   }
 }
