@@ -39,12 +39,14 @@ let package = Package(
     // Writes snapshots in a loop for Scripts/crash-test.sh (killed with SIGKILL, then checked).
     .executableTarget(name: "quarry-crash-writer", dependencies: ["QuarryPersist", "Quarry"]),
     .testTarget(name: "QuarryTests", dependencies: ["Quarry", "QuarryScenarios"]),
-    .testTarget(name: "QuarryPersistTests", dependencies: ["QuarryPersist", "Quarry"]),
+    // Test helpers shared by test targets (folders for the files tests write, removed at exit).
+    .target(name: "QuarryTestSupport", path: "Tests/QuarryTestSupport"),
+    .testTarget(name: "QuarryPersistTests", dependencies: ["QuarryPersist", "Quarry", "QuarryTestSupport"]),
     .testTarget(name: "QuarryScenariosTests", dependencies: ["QuarryScenarios", "Quarry"]),
     .testTarget(name: "QuarryAppTests", dependencies: ["QuarryApp", "QuarryScenarios"]),
     // The platform-neutral parts of QuarrySwiftUI (model holder, cache activity counts).
     .testTarget(name: "QuarrySwiftUITests", dependencies: ["QuarrySwiftUI"]),
-    .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry", "QuarryScenarios"]),
+    .testTarget(name: "QuarryLiveTests", dependencies: ["QuarryLive", "Quarry", "QuarryScenarios", "QuarryTestSupport"]),
     // Compiles every README and doc-comment example (Examples.generated.swift).
     .testTarget(name: "QuarryExamplesTests", dependencies: ["Quarry", "QuarryApp", "QuarryScenarios", "QuarryLive", "QuarryPersist", "QuarrySwiftUI"]),
   ],

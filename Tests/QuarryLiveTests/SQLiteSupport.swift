@@ -1,11 +1,10 @@
 import Foundation
 import QuarryLive
+import QuarryTestSupport
 
-/// A fresh folder for one test's database.
+/// A database path in a fresh folder for one test (removed when the test process exits).
 func temporaryDatabasePath(_ name: String = "live.sqlite") throws -> String {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("QuarryLiveTests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  return folder.appendingPathComponent(name).path
+  ScratchFolder.make("QuarryLiveTests").appendingPathComponent(name).path
 }
 
 /// A SQLite store with an `items` table holding `items`.

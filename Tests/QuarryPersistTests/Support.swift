@@ -1,6 +1,7 @@
 import Foundation
 import Quarry
 @testable import QuarryPersist
+import QuarryTestSupport
 
 /// A lock-guarded value for test logs.
 final class Locked<Value>: @unchecked Sendable {
@@ -45,11 +46,9 @@ final class SpyStorage: PersistStorage, @unchecked Sendable {
 /// An error a test throws.
 struct TestFailure: Error, Equatable { var message: String }
 
-/// A fresh temporary directory.
+/// A fresh temporary directory (removed when the test process exits).
 func temporaryDirectory(_ name: String) -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-persist-\(name)-\(UUID().uuidString)")
-  try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
+  ScratchFolder.make("quarry-persist-\(name)")
 }
 
 /// A successful query state with `data` written at `at`, through the state's JSON.
