@@ -53,7 +53,11 @@ public struct InfiniteQueryCacheKey<F: InfiniteQueryFunc>: CacheKeyRepresentable
   public init(variables: F.Variables) { self.variables = variables }
 
   /// The engine key.
-  public var queryKey: QueryKey { typedQueryKey(F.keyPrefix + ["infinite"], variables) }
+  @inlinable
+  public var queryKey: QueryKey {
+    // Inlinable for the reason ``QueryCacheKey/queryKey`` is: specialized where `F` is known.
+    typedQueryKey(F.keyPrefix + ["infinite"], variables)
+  }
 
   /// Every key of `F`, whatever the variables.
   public static var all: QueryKey { QueryKey(F.keyPrefix + ["infinite"]) }
