@@ -96,7 +96,7 @@ public struct QueryObserverResult: Sendable {
 /// batch). A box that a listener call waiting for delivery holds (a recorded effect, a batch)
 /// is never written.
 final class QueryObserverResultBox: @unchecked Sendable {
-  // Safe: `result` is written only by `QueryObserver.storeResult(_:)`, under the engine lock,
+  // Safe: `result` is written only by `QueryObserver.storeResult(_:)` and `updateResult()`, under the engine lock,
   // and only while the observer's `currentResultBox` holds the only reference to the box
   // (`isKnownUniquelyReferenced`): no listener effect, batch, caller or other thread can be
   // reading it then, and every later reader reaches it through the lock or an effect recorded
@@ -107,6 +107,10 @@ final class QueryObserverResultBox: @unchecked Sendable {
   /// Replaces the result; only for the box's one holder (see the type's comment).
   @inline(__always)
   func replace(with next: consuming QueryObserverResult) { result = consume next }
+
+  /// Changes the result in place; only for the box's one holder (see the type's comment).
+  @inline(__always)
+  func update<R>(_ body: (inout QueryObserverResult) -> R) -> R { body(&result) }
 
   /// Whether `next.changedProperties(from: result)` would name any property, without building
   /// the set, reading this box's result member by member where it lies: passing `result` as an
