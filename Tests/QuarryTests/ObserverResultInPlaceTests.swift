@@ -83,6 +83,31 @@ import Testing
     ])
   }
 
+  /// A listener gets the result where its box holds it (`QueryObserverResultBox.deliver(to:)`,
+  /// uncopied): an update made during the call goes into another box, so the result the
+  /// listener is reading does not change under it, and the nested call sees the new one.
+  @Test func aResultBeingDeliveredDoesNotChangeWhenTheListenerUpdatesItsObserver() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    client.setQueryData(["k"], value: 1)
+    var options = QueryOptions(queryKey: ["k"])
+    options.staleTime = .value(.milliseconds(.infinity))
+    let observer = QueryObserver(client: client, options: options)
+    let seen = Mutex<[String]>([])
+    let unsubscribe = observer.subscribe { result in
+      let before = result.data as? Int ?? 0
+      if before == 2 { client.setQueryData(["k"], value: 3) }
+      let after = result.data as? Int ?? 0
+      seen.withLock { $0.append("\(before)->\(after)") }
+    }
+    defer { unsubscribe() }
+    client.setQueryData(["k"], value: 2)
+    // The nested call (3) completes inside the outer one (2), which still reads 2.
+    #expect(seen.withLock { $0 } == ["3->3", "2->2"])
+    #expect(observer.getCurrentResult().data as? Int == 3)
+    expectStoredEqualsBuilt(observer)
+  }
+
   /// An update that changes nothing is neither stored nor delivered.
   @Test func anUnchangedResultIsNotDelivered() {
     let scheduler = VirtualScheduler()
