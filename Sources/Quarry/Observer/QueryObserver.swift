@@ -544,18 +544,83 @@ public class QueryObserver: @unchecked Sendable {
     )
   }
 
+  /// ``createStateResult(_:)`` written into `result` in place when it differs from it (as
+  /// `QueryObserverResultBox.hasChangedProperties(to:)` compares them), else nothing: returns
+  /// whether it wrote. A box reference is stored only where it differs from the one held.
+  /// `ObserverResultInPlaceTests` compare the result with `createStateResult`'s after each update.
+  @inline(__always)
+  func writeStateResult(into result: inout QueryObserverResult, _ query: Query) -> Bool {
+    let isEnabled = fixedEnabled != false
+    let status = query.stateStorage.status
+    let fetchStatus = query.stateStorage.fetchStatus
+    let dataUpdatedAt = query.stateStorage.dataUpdatedAt
+    let errorUpdatedAt = query.stateStorage.errorUpdatedAt
+    let failureCount = query.stateStorage.fetchFailureCount
+    let errorUpdateCount = query.stateStorage.errorUpdateCount
+    let isFetched = query.isFetched()
+    let isFetchedAfterMount = query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
+      || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount
+    let isStale = isEnabled && query.isStaleByTimeLocked(fixedStaleTime)
+    if result.status == status, result.fetchStatus == fetchStatus, result.dataUpdatedAt == dataUpdatedAt,
+      result.errorUpdatedAt == errorUpdatedAt, result.failureCount == failureCount,
+      result.errorUpdateCount == errorUpdateCount, result.isFetched == isFetched,
+      result.isFetchedAfterMount == isFetchedAfterMount, !result.isPlaceholderData, result.isStale == isStale,
+      result.isEnabled == isEnabled, sameError(result.errorBox, query.stateStorage.errorBox),
+      sameError(result.failureReasonBox, query.stateStorage.fetchFailureReasonBox),
+      sameData(result.dataBox, query.stateStorage.dataBox), result.infinite == nil
+    {
+      return false
+    }
+    result.status = status
+    result.fetchStatus = fetchStatus
+    if result.dataBox !== query.stateStorage.dataBox { result.dataBox = query.stateStorage.dataBox }
+    result.dataUpdatedAt = dataUpdatedAt
+    if result.errorBox !== query.stateStorage.errorBox { result.errorBox = query.stateStorage.errorBox }
+    result.errorUpdatedAt = errorUpdatedAt
+    result.failureCount = failureCount
+    if result.failureReasonBox !== query.stateStorage.fetchFailureReasonBox {
+      result.failureReasonBox = query.stateStorage.fetchFailureReasonBox
+    }
+    result.errorUpdateCount = errorUpdateCount
+    result.isFetched = isFetched
+    result.isFetchedAfterMount = isFetchedAfterMount
+    result.isPlaceholderData = false
+    result.isStale = isStale
+    result.isEnabled = isEnabled
+    if result.infinite != nil { result.infinite = nil }
+    return true
+  }
+
   func updateResult() {
-    let prevResultBox = currentResultBox
     let box = optionsBox
     // The state and the options the current result was last computed from (see
     // `recordResultInputs`): recomputing would give the same result, which compares unchanged
     // with the current one, and the members set below already hold what they would be set to
     // (nothing else writes them without resetting `resultStateVersion`). Mounting (`onSubscribe`)
     // lands here right after `init` computed the result.
-    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResultBox != nil {
+    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, currentResultBox != nil {
       return
     }
     let query: Query = currentQuery
+    // A result from the query's state alone, notified on any change, into a box this observer
+    // alone holds (its last result delivered): written into that box in place
+    // (``writeStateResult(into:_:)``), member by member, instead of built whole, compared, and
+    // moved in over the previous result (which retained the new result's three boxes and
+    // released the previous ones', the same objects but for a changed one: about 200
+    // instructions per update). What is stored and notified is what the path below gives.
+    if box === resultInputsBox, resultInputs != .dependsOnMore, selectError == nil,
+      box.options.notifyOnChangeProps == nil, trackedProps.isEmpty,
+      currentResultBox != nil, isKnownUniquelyReferenced(&currentResultBox)
+    {
+      let current = currentResultBox.unsafelyUnwrapped
+      recordResultInputs(query, box)
+      currentResultDataBox = query.stateStorage.dataBox
+      if currentResultOptions !== box { currentResultOptions = box }
+      if currentResultDataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
+      if current.update({ writeStateResult(into: &$0, query) }) { notify(listeners: true, current) }
+      return
+    }
+    let prevResultBox = currentResultBox
     let nextResult: QueryObserverResult
     if box === resultInputsBox, resultInputs != .dependsOnMore, selectError == nil {
       nextResult = createStateResult(query)

@@ -96,17 +96,44 @@ public struct QueryObserverResult: Sendable {
 /// batch). A box that a listener call waiting for delivery holds (a recorded effect, a batch)
 /// is never written.
 final class QueryObserverResultBox: @unchecked Sendable {
-  // Safe: `result` is written only by `QueryObserver.storeResult(_:)`, under the engine lock,
+  // Safe: `result` is written only by `QueryObserver.storeResult(_:)` and `updateResult()`, under the engine lock,
   // and only while the observer's `currentResultBox` holds the only reference to the box
   // (`isKnownUniquelyReferenced`): no listener effect, batch, caller or other thread can be
   // reading it then, and every later reader reaches it through the lock or an effect recorded
-  // after the write.
+  // after the write. `deliver(to:)` opens an `inout` access only to pass the result's address
+  // to a listener: it writes nothing (see there), so readers under the lock meet no write.
   @exclusivity(unchecked) private(set) var result: QueryObserverResult
   init(_ result: consuming QueryObserverResult) { self.result = result }
 
   /// Replaces the result; only for the box's one holder (see the type's comment).
   @inline(__always)
   func replace(with next: consuming QueryObserverResult) { result = consume next }
+
+  /// Calls `listener` with the result where it lies, uncopied (a recorded listener call's
+  /// delivery, ``EngineLock``'s `.result` effect).
+  ///
+  /// The result goes through an `inout` access, which hands the call its address: read as a
+  /// property (`listener(box.result)`), it was copied for the call (its three boxes retained,
+  /// through an outlined copy, about 100 instructions) and the copy destroyed after (about 70),
+  /// since a class's stored `var` may change during a call; a `_read` accessor, a pointer to it
+  /// and a borrowing closure were copied too. Nothing is written: the caller holds a reference
+  /// to this box (the effect's), so no update writes a result into it while the call lasts
+  /// (`QueryObserver` writes only into a box it alone holds), and readers on other threads,
+  /// under the engine lock, read memory that does not change.
+  @inline(__always)
+  func deliver(to listener: (QueryObserverResult) -> Void) {
+    Self.lend(&result, to: listener)
+  }
+
+  /// Passes `result` to `listener` borrowed (``deliver(to:)``).
+  @inline(__always)
+  private static func lend(_ result: inout QueryObserverResult, to listener: (QueryObserverResult) -> Void) {
+    listener(result)
+  }
+
+  /// Changes the result in place; only for the box's one holder (see the type's comment).
+  @inline(__always)
+  func update<R>(_ body: (inout QueryObserverResult) -> R) -> R { body(&result) }
 
   /// Whether `next.changedProperties(from: result)` would name any property, without building
   /// the set, reading this box's result member by member where it lies: passing `result` as an

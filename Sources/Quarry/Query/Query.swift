@@ -51,6 +51,9 @@ public final class Query: @unchecked Sendable {
   /// the key is not hashed faithfully (``QueryKey/isHashedFaithfully``). Set by the cache as it
   /// adds the query (it counts such queries). Guarded by the engine lock.
   var hashAmbiguous = false
+  /// Creations of the gc timer recorded by ``scheduleGc()`` that have not run; only the last one
+  /// may create the timer. Guarded by the engine lock. (Beside the flags above: in their padding.)
+  var gcCreationsRecorded: UInt32 = 0
   /// The query's index in its cache's insertion order while it is cached.
   var cachePosition: Int?
   let engine: Engine
@@ -146,7 +149,22 @@ public final class Query: @unchecked Sendable {
   private let defaultOptionsBox: QueryOptionsBox?
   var abortSignalConsumed = false
   var gcTime: Double = 0
-  var gcTimeout: TimerID?
+  /// The gc timer (TanStack's `#gcTimeout`): none, created (its engine id), or its creation
+  /// recorded with its delay (``scheduleGc()``).
+  var gcTimer = GcTimer.none
+  /// The gc timer's engine id for a caller that cancels it (the cache's `clear`): a recorded
+  /// creation reads as ``TransactionalScheduler/pendingCreation``, which clearing ignores;
+  /// setting `nil` forgets the timer, a recorded creation included.
+  var gcTimeout: TimerID? {
+    get {
+      switch gcTimer {
+      case .none: return nil
+      case .created(let id): return id
+      case .recorded: return TransactionalScheduler.pendingCreation
+      }
+    }
+    set { gcTimer = newValue.map(GcTimer.created) ?? .none }
+  }
   /// Set once the query is infinite (TanStack's sticky `queryType`).
   var queryType: String?
 
@@ -266,22 +284,50 @@ public final class Query: @unchecked Sendable {
     gcTime = max(gcTime, newGcTime ?? (engine.isServer ? .infinity : 5 * 60 * 1000))
   }
 
+  /// Sets the gc timer (TanStack's `scheduleGc`). Where the engine scheduler would record the
+  /// timer's creation (a transaction that has recorded effects already: a settled fetch's, after
+  /// its listener calls), the query records it itself: the recorded effect is a closure over the
+  /// query alone and the delay waits in ``gcTimer``, where a `RecordedTimer` object (one
+  /// allocation, a weak reference to the scheduler, a table entry) was made per timer. The timer
+  /// is created at the same place in the effects, and a timer cleared before then never is.
   func scheduleGc() {
     clearGcTimeout()
     if isValidTimeout(gcTime) {
+      let scheduler = engine.scheduler
+      if scheduler.ownerRecordsTimers {
+        gcTimer = .recorded(delay: gcTime)
+        gcCreationsRecorded += 1
+        engine.lock.record(.plumbing) { [self] in createRecordedGcTimer() }
+        return
+      }
       // The timer holds the query, as TanStack's does: a query removed from the cache while an
       // observer held it still runs its gc (and the cache still reports `removed`).
-      gcTimeout = engine.scheduler.setTimeout(gcTime) { [self] in
+      gcTimer = .created(scheduler.setTimeout(gcTime) { [self] in
         engine.lock.sync { optionalRemove() }
-      }
+      })
+    }
+  }
+
+  /// The recorded creation of the gc timer (``scheduleGc()``), after the transaction that
+  /// recorded it: creates the timer unless it was cleared since, or set again (a later
+  /// recorded creation is then its place).
+  private func createRecordedGcTimer() {
+    engine.lock.sync {
+      gcCreationsRecorded -= 1
+      guard gcCreationsRecorded == 0, case .recorded(let delay) = gcTimer else { return }
+      gcTimer = .created(engine.scheduler.createTimeoutNow(delay) { [self] in
+        engine.lock.sync { optionalRemove() }
+      })
     }
   }
 
   func clearGcTimeout() {
-    if let id = gcTimeout {
-      engine.scheduler.clearTimeout(id)
-      gcTimeout = nil
+    switch gcTimer {
+    case .none: return
+    case .created(let id): engine.scheduler.clearTimeout(id)
+    case .recorded: break  // its recorded creation finds it gone
     }
+    gcTimer = .none
   }
 
   func optionalRemove() {
@@ -573,4 +619,13 @@ func resolveQueryBoolean(_ option: QueryBoolOption?, _ query: Query) -> Bool? {
 final class QueryHashBox: Sendable {
   let hash: String
   init(_ hash: String) { self.hash = hash }
+}
+
+/// A query's gc timer (``Query/gcTimer``).
+enum GcTimer {
+  case none
+  /// Created: its engine id.
+  case created(TimerID)
+  /// Its creation recorded by the query (``Query/scheduleGc()``), with the delay it was set with.
+  case recorded(delay: Double)
 }

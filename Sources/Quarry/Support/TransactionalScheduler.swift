@@ -79,6 +79,25 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
     return schedule(RecordedTimer(delay: delay, body: body, repeating: false))
   }
 
+  /// Whether the base scheduler's timers are created at once here or by their owner's own
+  /// recorded creation (``createTimeoutNow(_:_:)``): the base numbers its timers (its ids are
+  /// handed out directly) and this thread holds the lock with effects recorded already, so a
+  /// timer created now would come before them. A query's gc timer is recorded this way
+  /// (`Query.scheduleGc`): the query is the record, so the timer needs no object of its own.
+  var ownerRecordsTimers: Bool { directIDs && !lock.canActNow }
+
+  /// Creates a base timeout now and returns its engine id; the caller has decided that now is
+  /// its place (outside a transaction with effects, or in its owner's recorded creation).
+  /// Only for a base that numbers its timers (``ownerRecordsTimers``).
+  func createTimeoutNow(_ delay: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
+    direct(base.setTimeout(delay, body))
+  }
+
+  /// The engine id an owner keeps while its timer's creation is recorded and has not run
+  /// (``ownerRecordsTimers``): odd, as a recorded number, but never handed out, so clearing it
+  /// here changes nothing (its owner forgets the creation itself).
+  static let pendingCreation = TimerID(rawValue: UInt64.max)
+
   func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
     if directIDs && lock.canActNow { return direct(base.setInterval(interval, body)) }
     return schedule(RecordedTimer(delay: interval, body: body, repeating: true))
@@ -89,6 +108,7 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
       base.clearTimeout(TimerID(rawValue: id.rawValue >> 1))
       return
     }
+    if id == Self.pendingCreation { return }
     // The timer is released after the lock (its body may hold the last reference to user data).
     let removed: RecordedTimer? = withTimers {
       guard let timer = timers.remove(id.rawValue >> 1) else { return nil }
