@@ -23,6 +23,8 @@ enum ScaleWorkloads {
       var tableSum = 0
       out.append(measure("scale.floor.table.\(n)", n: n) { tableSum &+= readTable(table, keys) })
       precondition(tableSum == (0..<n).reduce(0, +))
+      // What one miss costs at this size, with nothing of Quarry around it (`ScaleFloorWorkloads`).
+      out += ScaleFloorWorkloads.run(n)
     }
     return out
   }
