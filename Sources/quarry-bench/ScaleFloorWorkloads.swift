@@ -30,12 +30,8 @@ enum ScaleFloorWorkloads {
       queries.append(malloc(sizes.query)!)
       boxes.append(malloc(sizes.box)!)
     }
-    // One random cycle through every query block (Sattolo's shuffle).
-    var order = Array(0..<n)
-    var random = SplitMix64(seed: 14)
-    for i in stride(from: n - 1, to: 0, by: -1) {
-      order.swapAt(i, Int(random.next() % UInt64(i)))
-    }
+    // One random cycle through every query block.
+    let order = randomOrder(n)
     for k in 0..<n {
       queries[order[k]].storeBytes(of: queries[order[(k + 1) % n]], as: UnsafeMutableRawPointer.self)
       queries[k].storeBytes(of: k, toByteOffset: 8, as: Int.self)
@@ -60,6 +56,17 @@ enum ScaleFloorWorkloads {
     for block in queries { free(block) }
     for block in boxes { free(block) }
     return out
+  }
+
+  /// `0..<n` in a fixed random order that is one cycle (Sattolo's shuffle): following
+  /// `order[k]` to `order[k + 1]` visits every index once.
+  static func randomOrder(_ n: Int) -> [Int] {
+    var order = Array(0..<n)
+    var random = SplitMix64(seed: 14)
+    for i in stride(from: n - 1, to: 0, by: -1) {
+      order.swapAt(i, Int(random.next() % UInt64(i)))
+    }
+    return order
   }
 
   @inline(never)
