@@ -15,6 +15,12 @@ enum ScaleWorkloads {
       out.append(measure("scale.getQueryData.hit.\(n)", n: n) { sum &+= CacheWorkloads.readHit(client, keys) })
       out.append(measure("scale.setQueryData.existing.\(n)", n: n) { CacheWorkloads.writeExisting(client, keys) })
       precondition(sum == (0..<n).reduce(0, +))
+      // Quarry only: the same hits in a random order, so that neither the queries nor their
+      // data boxes (allocated in key order) are read in the order of their memory.
+      let shuffled = ScaleFloorWorkloads.randomOrder(n).map { keys[$0] }
+      var shuffledSum = 0
+      out.append(measure("scale.getQueryData.hit.shuffled.\(n)", n: n) { shuffledSum &+= CacheWorkloads.readHit(client, shuffled) })
+      precondition(shuffledSum == (1...n).reduce(0, +))
       out.append(measure("scale.clear.\(n)", n: n) { client.clear() })
       // The same reads on a bare `[QueryKey: Int]` holding the same keys (Quarry only): what a
       // table lookup alone pays as it grows, with nothing of the engine around it.
@@ -23,6 +29,8 @@ enum ScaleWorkloads {
       var tableSum = 0
       out.append(measure("scale.floor.table.\(n)", n: n) { tableSum &+= readTable(table, keys) })
       precondition(tableSum == (0..<n).reduce(0, +))
+      // What one miss costs at this size, with nothing of Quarry around it (`ScaleFloorWorkloads`).
+      out += ScaleFloorWorkloads.run(n)
     }
     return out
   }
