@@ -62,7 +62,7 @@ public class QueryObserver: @unchecked Sendable {
   /// The current result (``currentResultBox``'s).
   var currentResultStorage: QueryObserverResult? {
     get { currentResultBox?.result }
-    set { currentResultBox = newValue.map(QueryObserverResultBox.init) }
+    set { currentResultBox = newValue.map { QueryObserverResultBox.make($0) } }
   }
   /// The data of the query state the current result was made from (all that is read of that
   /// state: keeping the whole state copied and destroyed a `QueryState` per update).
@@ -613,7 +613,7 @@ public class QueryObserver: @unchecked Sendable {
       box.replace(with: consume result)
       return box
     }
-    let box = QueryObserverResultBox(consume result)
+    let box = QueryObserverResultBox.make(consume result)
     currentResultBox = box
     return box
   }

@@ -517,7 +517,7 @@ final class EngineLock: @unchecked Sendable {
       case .listener(let body), .plumbing(let body): body()
       case .job(let body): lock.jobScheduler!.enqueue(body)
       case .result(let listener, let box):
-        if listener.isActive.load(ordering: .relaxed) { listener.body(box.result) }
+        if listener.isActive.load(ordering: .relaxed) { box.deliver(to: listener) }
       }
     }
   }
