@@ -65,8 +65,18 @@ public class QueryObserver: @unchecked Sendable {
     set { currentResultBox = newValue.map { QueryObserverResultBox.make($0) } }
   }
   /// The data of the query state the current result was made from (all that is read of that
-  /// state: keeping the whole state copied and destroyed a `QueryState` per update).
+  /// state: keeping the whole state copied and destroyed a `QueryState` per update), unless
+  /// ``resultDataIsStateData``: read it as ``currentResultStateData``.
   var currentResultDataBox: DataBox?
+  /// Whether the current result's own `dataBox` is the data of the state it was made from (a
+  /// result made by `createStateResult` and stored): ``currentResultDataBox`` is then `nil`
+  /// rather than a second reference to the same box (its retain and the previous one's release
+  /// cost about 40 instructions per result update).
+  var resultDataIsStateData = false
+  /// The data of the query state the current result was made from.
+  var currentResultStateData: DataBox? {
+    resultDataIsStateData ? currentResultBox?.result.dataBox : currentResultDataBox
+  }
   /// The options the current result was made with (`createResult` reads their
   /// `placeholderData`): a reference to their box, where copying the option itself cost an
   /// outlined copy and destroy of an `Optional<PlaceholderDataOption>` per update.
@@ -258,6 +268,7 @@ public class QueryObserver: @unchecked Sendable {
       resultStateVersion = -1
       currentResultOptions = optionsBox
       currentResultDataBox = currentQuery.stateStorage.dataBox
+      resultDataIsStateData = false
       return result
     }
   }
@@ -396,7 +407,7 @@ public class QueryObserver: @unchecked Sendable {
     // Its box: an `Optional<QueryObserverResult>`, even `nil`, was destroyed through the
     // runtime's generic `Optional` witnesses (about 65 instructions per result).
     let prevResult = readsPrevious ? currentResultBox : nil
-    let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
+    let prevResultDataBox = readsPrevious ? currentResultStateData : nil
     // Compared in place (binding the current query retained and released it).
     let queryChange = query !== currentQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
@@ -557,16 +568,19 @@ public class QueryObserver: @unchecked Sendable {
     }
     let query: Query = currentQuery
     let nextResult: QueryObserverResult
-    if box === resultInputsBox, resultInputs != .dependsOnMore, selectError == nil {
+    // Made from the state alone: its `dataBox` is the state's, which is then not kept apart
+    // once the result is stored (``resultDataIsStateData``).
+    let fromState = box === resultInputsBox && resultInputs != .dependsOnMore && selectError == nil
+    if fromState {
       nextResult = createStateResult(query)
     } else {
       nextResult = createResult(query, box.options)
+      keepStateData(of: query)
     }
     recordResultInputs(query, box)
-    currentResultDataBox = query.stateStorage.dataBox
     // Stored only when they change (storing the same reference retained and released it).
     if currentResultOptions !== box { currentResultOptions = box }
-    if currentResultDataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
+    if query.stateStorage.dataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
     let notifiesOnAnyChange: Bool
     switch box.options.notifyOnChangeProps {
@@ -579,17 +593,27 @@ public class QueryObserver: @unchecked Sendable {
     // The references to the previous box are consumed before `storeResult`, which writes into
     // that box only if the observer's is the only one left.
     guard let prevResult = prevResultBox, !notifiesOnAnyChange else {
-      if let prevResult = prevResultBox, !prevResult.hasChangedProperties(to: nextResult) { return }
+      if let prevResult = prevResultBox, !prevResult.hasChangedProperties(to: nextResult) {
+        // The current result stays, but it was made from another state.
+        if fromState { keepStateData(of: query) }
+        return
+      }
       _ = consume prevResultBox
-      notify(listeners: true, storeResult(consume nextResult))
+      let next = storeResult(consume nextResult)
+      if fromState { dropStateData() }
+      notify(listeners: true, next)
       return
     }
     // The names, to match them against tracked or listed properties.
     let changed = nextResult.changedProperties(from: prevResult.result)
-    if changed.isEmpty { return }
+    if changed.isEmpty {
+      if fromState { keepStateData(of: query) }
+      return
+    }
     _ = consume prevResult
     _ = consume prevResultBox
     let next = storeResult(consume nextResult)
+    if fromState { dropStateData() }
     let props = box.options.notifyOnChangeProps?.resolved
     let shouldNotify: Bool
     if props == .all || (props == nil && trackedProps.isEmpty) {
@@ -601,6 +625,21 @@ public class QueryObserver: @unchecked Sendable {
       shouldNotify = !changed.isDisjoint(with: included)
     }
     notify(listeners: shouldNotify, next)
+  }
+
+  /// The current result's state data is `query`'s, kept in ``currentResultDataBox``.
+  @inline(__always)
+  private func keepStateData(of query: Query) {
+    currentResultDataBox = query.stateStorage.dataBox
+    resultDataIsStateData = false
+  }
+
+  /// The current result's state data is its own `dataBox` (it was just stored from
+  /// `createStateResult`): ``currentResultDataBox`` is let go.
+  @inline(__always)
+  private func dropStateData() {
+    if currentResultDataBox != nil { currentResultDataBox = nil }
+    resultDataIsStateData = true
   }
 
   /// Makes `result` the current one and returns its box: the current box itself when this
