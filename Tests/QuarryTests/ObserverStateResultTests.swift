@@ -57,6 +57,50 @@ import Testing
     #expect(compared == 3 * 6 * 200)
   }
 
+  /// The state data the current result was made from (`currentResultStateData`, which `select`
+  /// compares with) is the query's data after every update: whether the result changed (kept as
+  /// the result's own `dataBox`) or not (an equal value in another box, which a write never
+  /// makes but a replaced state does: kept apart), with and without listeners on every change
+  /// (`notifyOnChangeProps`), and across a switch to `select` and back.
+  @Test func theStateDataTheResultWasMadeFromFollowsTheQuery() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var generator = SystemRandomNumberGenerator()
+    for props in [nil, NotifyOnChangeProps.props(["data"]), .props(["status"])] {
+      client.setQueryData(["k"], value: 0)
+      var options = QueryOptions(queryKey: ["k"])
+      options.staleTime = .value(.milliseconds(.infinity))
+      options.notifyOnChangeProps = props
+      let observer = QueryObserver(client: client, options: options)
+      let unsubscribe = observer.subscribe { _ in }
+      var unchangedWithAnotherBox = 0
+      for step in 0..<300 {
+        if step % 100 == 50 {
+          var selecting = options
+          selecting.select = SelectFunction { @Sendable value in value }
+          observer.setOptions(step % 200 == 50 ? selecting : options)
+        }
+        client.engine.lock.sync {
+          let query = observer.currentQuery!
+          if Bool.random(using: &generator) {
+            client.setQueryData(["k"], value: Int.random(in: 0..<2, using: &generator))
+          } else {
+            // The same state with its data in a new box, often of an equal value.
+            var state = query.stateStorage
+            state.dataBox = DataBox(Int.random(in: 0..<2, using: &generator))
+            query.setState(state)
+          }
+          let data = query.stateStorage.dataBox
+          #expect(observer.currentResultStateData === data)
+          if observer.currentResultBox?.result.dataBox !== data { unchangedWithAnotherBox += 1 }
+        }
+      }
+      unsubscribe()
+      // Results left unchanged by an equal value in another box happened (the case kept apart).
+      #expect(unchangedWithAnotherBox > 10, "\(unchangedWithAnotherBox)")
+    }
+  }
+
   @Test func optionsWithFunctionsSelectOrPlaceholderTakeTheFullPath() {
     let client = QueryClient(scheduler: VirtualScheduler())
     var variants: [QueryOptions] = []
