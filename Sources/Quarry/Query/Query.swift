@@ -480,7 +480,7 @@ public final class Query: @unchecked Sendable {
         revertStateBox = nil
       }
     }
-    for observer in observersStorage { observer.onQueryUpdate() }
+    for observer in observersStorage { observer.onQueryUpdate(self) }
     // Without listeners `notify` records nothing: the weak load of the cache is skipped.
     if link.hasListeners { cache?.notify(.updated(self, action)) }
   }
