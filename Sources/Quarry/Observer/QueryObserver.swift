@@ -774,14 +774,26 @@ public class QueryObserver: @unchecked Sendable {
     }
     if currentResultOptions !== optionsBox { currentResultOptions = optionsBox }
     if query.stateStorage.dataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
-    if let prevResult = currentResultBox, !prevResult.hasChangedProperties(to: nextResult) {
+    // Not retained for the comparison: `currentResultBox` holds it, and the comparison
+    // (`sameData` of primitives at most) runs no code that could write that member or free
+    // anything.
+    unowned(unsafe) let prevResult = currentResultBox
+    if let prevResult, !prevResult.hasChangedProperties(to: nextResult) {
       // The current result stays, but it was made from another state.
       keepStateData(of: query)
       return
     }
     let next = storeResult(consume nextResult)
     dropStateData()
-    notify(listeners: true, next)
+    if let listener = listeners.onlyListener {
+      // One listener (a framework binding's observer has one): recorded without walking the
+      // registry's array (whose buffer the walk retained and released), the references to
+      // the box and the listener moved into the effect.
+      lock.recordResult(taking: consume next, for: consume listener)
+      if queryCache.link.hasListeners { queryCache.notify(.observerResultsUpdated(currentQuery)) }
+    } else {
+      notify(listeners: true, next)
+    }
   }
 
   private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {
