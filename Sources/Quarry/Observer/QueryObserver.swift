@@ -774,11 +774,11 @@ public class QueryObserver: @unchecked Sendable {
     }
     if currentResultOptions !== optionsBox { currentResultOptions = optionsBox }
     if query.stateStorage.dataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
-    // Not retained for the comparison: `currentResultBox` holds it, and the comparison
-    // (`sameData` of primitives at most) runs no code that could write that member or free
-    // anything.
-    unowned(unsafe) let prevResult = currentResultBox
-    if let prevResult, !prevResult.hasChangedProperties(to: nextResult) {
+    // Compared where it lies, without a reference of its own: `currentResultBox` holds the
+    // box, and the comparison (`sameData`: of primitives at most, by value) writes nothing.
+    if let previous = currentResultBox?.resultPointer,
+      !QueryObserverResultBox.hasChangedProperties(previous, to: nextResult)
+    {
       // The current result stays, but it was made from another state.
       keepStateData(of: query)
       return
