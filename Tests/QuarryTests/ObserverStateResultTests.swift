@@ -16,6 +16,7 @@ import Testing
       .value(.milliseconds(1_000)), .value(.milliseconds(-5)),
     ]
     var compared = 0
+    var changes = 0
     for enabled in enableds {
       for staleTime in staleTimes {
         let scheduler = VirtualScheduler()
@@ -25,6 +26,7 @@ import Testing
         options.enabled = enabled
         options.staleTime = staleTime
         let observer = QueryObserver(client: client, options: options)
+        var previous: QueryObserverResult?
         for _ in 0..<200 {
           let data: DataBox? = Bool.random(using: &generator) ? DataBox(Int.random(in: 0..<3, using: &generator)) : nil
           var state = QueryState()
@@ -49,12 +51,31 @@ import Testing
             #expect(fast.changedProperties(from: expected).isEmpty)
             #expect(fast.dataBox === expected.dataBox && fast.errorBox === expected.errorBox)
             #expect(fast.failureReasonBox === expected.failureReasonBox && fast.infinite == expected.infinite)
+            // The state path's comparison and in-place write (`updateStateResult`), from the
+            // previous step's result and from this one's: as `hasChangedProperties(to:)` of the
+            // made result, and the made result itself.
+            for old in [previous ?? fast, fast] {
+              let box = QueryObserverResultBox.make(old)
+              let changed = QueryObserverResultBox.hasChangedProperties(
+                box.resultPointer, toStateResultOf: query, isFetched: fast.isFetched,
+                isFetchedAfterMount: fast.isFetchedAfterMount, isStale: fast.isStale, isEnabled: fast.isEnabled)
+              #expect(changed == box.hasChangedProperties(to: fast))
+              if changed { changes += 1 }
+              box.replaceWithStateResult(
+                of: query, isFetched: fast.isFetched, isFetchedAfterMount: fast.isFetchedAfterMount,
+                isStale: fast.isStale, isEnabled: fast.isEnabled)
+              #expect(box.result.changedProperties(from: fast).isEmpty && !box.hasChangedProperties(to: fast))
+              #expect(box.result.dataBox === fast.dataBox && box.result.errorBox === fast.errorBox)
+              #expect(box.result.failureReasonBox === fast.failureReasonBox && box.result.infinite == nil)
+            }
+            previous = Bool.random(using: &generator) ? fast : expected
             compared += 1
           }
         }
       }
     }
     #expect(compared == 3 * 6 * 200)
+    #expect(changes > 1_000)
   }
 
   /// The state data the current result was made from (`currentResultStateData`, which `select`

@@ -536,7 +536,17 @@ public class QueryObserver: @unchecked Sendable {
   @inline(__always)
   func createStateResult(_ query: Query) -> QueryObserverResult {
     let isEnabled = fixedEnabled != false
-    return QueryObserverResult(
+    return stateResult(
+      query, isFetched: query.isFetched(),
+      isFetchedAfterMount: query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
+        || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount,
+      isStale: isEnabled && query.isStaleByTimeLocked(fixedStaleTime), isEnabled: isEnabled)
+  }
+
+  /// ``createStateResult(_:)`` with its computed members given.
+  @inline(__always)
+  func stateResult(_ query: Query, isFetched: Bool, isFetchedAfterMount: Bool, isStale: Bool, isEnabled: Bool) -> QueryObserverResult {
+    QueryObserverResult(
       status: query.stateStorage.status,
       fetchStatus: query.stateStorage.fetchStatus,
       dataBox: query.stateStorage.dataBox,
@@ -546,14 +556,14 @@ public class QueryObserver: @unchecked Sendable {
       failureCount: query.stateStorage.fetchFailureCount,
       failureReasonBox: query.stateStorage.fetchFailureReasonBox,
       errorUpdateCount: query.stateStorage.errorUpdateCount,
-      isFetched: query.isFetched(),
-      isFetchedAfterMount: query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
-        || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount,
+      isFetched: isFetched,
+      isFetchedAfterMount: isFetchedAfterMount,
       isPlaceholderData: false,
-      isStale: isEnabled && query.isStaleByTimeLocked(fixedStaleTime),
+      isStale: isStale,
       isEnabled: isEnabled
     )
   }
+
 
   func updateResult() {
     let prevResultBox = currentResultBox
@@ -761,7 +771,12 @@ public class QueryObserver: @unchecked Sendable {
   /// together).
   private func updateStateResult(_ query: Query) {
     if resultStateVersion == query.stateVersion, currentResultOptions === optionsBox, currentResultBox != nil { return }
-    let nextResult = createStateResult(query)
+    // `createStateResult`'s computed members; the rest is read from the state where it lies.
+    let isEnabled = fixedEnabled != false
+    let isStale = isEnabled && query.isStaleByTimeLocked(fixedStaleTime)
+    let isFetched = query.isFetched()
+    let isFetchedAfterMount = query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
+      || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount
     // `recordResultInputs` with the kept inputs (the options box is ``resultInputsBox``, and
     // no select error is kept).
     switch resultInputs {
@@ -777,14 +792,25 @@ public class QueryObserver: @unchecked Sendable {
     // Compared where it lies, without a reference of its own: `currentResultBox` holds the
     // box, and the comparison (`sameData`: of primitives at most, by value) writes nothing.
     if let previous = currentResultBox?.resultPointer,
-      !QueryObserverResultBox.hasChangedProperties(previous, to: nextResult)
+      !QueryObserverResultBox.hasChangedProperties(
+        previous, toStateResultOf: query, isFetched: isFetched, isFetchedAfterMount: isFetchedAfterMount,
+        isStale: isStale, isEnabled: isEnabled)
     {
       // The current result stays, but it was made from another state.
       keepStateData(of: query)
       return
     }
-    let next = storeResult(consume nextResult)
+    // `storeResult(createStateResult(query))`, written in place into a box nobody else holds.
+    if isKnownUniquelyReferenced(&currentResultBox) {
+      currentResultBox.unsafelyUnwrapped.replaceWithStateResult(
+        of: query, isFetched: isFetched, isFetchedAfterMount: isFetchedAfterMount, isStale: isStale,
+        isEnabled: isEnabled)
+    } else {
+      currentResultBox = QueryObserverResultBox.make(
+        stateResult(query, isFetched: isFetched, isFetchedAfterMount: isFetchedAfterMount, isStale: isStale, isEnabled: isEnabled))
+    }
     dropStateData()
+    let next = currentResultBox.unsafelyUnwrapped
     if let listener = listeners.onlyListener {
       // One listener (a framework binding's observer has one): recorded without walking the
       // registry's array (whose buffer the walk retained and released), the references to
@@ -795,6 +821,7 @@ public class QueryObserver: @unchecked Sendable {
       notify(listeners: true, next)
     }
   }
+
 
   private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {
     if notifyListeners {
