@@ -564,7 +564,6 @@ public class QueryObserver: @unchecked Sendable {
     )
   }
 
-
   func updateResult() {
     let prevResultBox = currentResultBox
     let box = optionsBox
@@ -821,7 +820,6 @@ public class QueryObserver: @unchecked Sendable {
       notify(listeners: true, next)
     }
   }
-
 
   private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {
     if notifyListeners {

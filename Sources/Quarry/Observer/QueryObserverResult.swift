@@ -101,11 +101,11 @@ public struct QueryObserverResult: Sendable {
 /// retained, then released: about 170 instructions per listener call), since the compiler
 /// cannot tell that the listener does not write it.
 final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void>, @unchecked Sendable {
-  // Safe: the header (the result) is written only by `QueryObserver.storeResult(_:)`, under
-  // the engine lock, and only while the observer's `currentResultBox` holds the only reference
-  // to the box (`isKnownUniquelyReferenced`): no listener effect, batch, caller or other thread
-  // can be reading it then, and every later reader reaches it through the lock or an effect
-  // recorded after the write.
+  // Safe: the header (the result) is written only by `QueryObserver.storeResult(_:)` and
+  // `QueryObserver.updateStateResult(_:)`, under the engine lock, and only while the observer's
+  // `currentResultBox` holds the only reference to the box (`isKnownUniquelyReferenced`): no
+  // listener effect, batch, caller or other thread can be reading it then, and every later
+  // reader reaches it through the lock or an effect recorded after the write.
 
   /// A box holding `result` (`ManagedBuffer`'s subclasses are made by `create`). The result
   /// is moved in (`take()`): returned from `create`'s closure as a capture, it was copied.
