@@ -375,7 +375,9 @@ public final class Query: @unchecked Sendable {
   }
 
   /// ``isStaleByTime(_:)`` for a caller that holds the engine lock (the observers' hot paths:
-  /// taking the recursive lock again cost about 250 instructions per call).
+  /// taking the recursive lock again cost about 250 instructions per call). Inlined: called,
+  /// it cost about 20 instructions per observer update.
+  @inline(__always)
   func isStaleByTimeLocked(_ staleTime: StaleTime?) -> Bool {
     if stateStorage.dataBox == nil { return true }
     // Matched, not compared with `==` (comparing the `StaleTime?` cost about 25 instructions
