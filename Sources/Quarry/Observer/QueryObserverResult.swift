@@ -100,8 +100,11 @@ public struct QueryObserverResult: Sendable {
 /// (``deliver(to:)``): a class's stored `var` passed to a call is copied first (its three boxes
 /// retained, then released: about 170 instructions per listener call), since the compiler
 /// cannot tell that the listener does not write it.
-final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void>, @unchecked Sendable {
-  // Safe: the header (the result) is written only by `QueryObserver.storeResult(_:)` and
+///
+/// Not `Sendable` (`ManagedBuffer`'s conformance is unavailable); it crosses threads only inside
+/// the engine lock's recorded effects, as the class did.
+final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void> {
+  // Thread safety: the header (the result) is written only by `QueryObserver.storeResult(_:)` and
   // `QueryObserver.updateStateResult(_:)`, under the engine lock, and only while the observer's
   // `currentResultBox` holds the only reference to the box (`isKnownUniquelyReferenced`): no
   // listener effect, batch, caller or other thread can be reading it then, and every later
