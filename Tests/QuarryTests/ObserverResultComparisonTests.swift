@@ -19,7 +19,7 @@ import QuarryScenarios
       // Change zero to three members of the copy.
       for _ in 0..<Int.random(in: 0...3, using: &rng) { mutate(&b, &rng, boxes, errors) }
       let named = !b.changedProperties(from: a).isEmpty
-      #expect(QueryObserverResultBox(a).hasChangedProperties(to: b) == named)
+      #expect(QueryObserverResultBox.make(a).hasChangedProperties(to: b) == named)
       if named { differing += 1 }
     }
     #expect(differing > 10_000)

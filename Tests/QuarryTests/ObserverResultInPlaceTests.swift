@@ -3,7 +3,7 @@ import Testing
 @testable import Quarry
 
 /// A plain observer whose last result was delivered writes its next result into that result's
-/// box member by member (`QueryObserver.writeStateResult(into:_:)`): after every update the box
+/// box member by member (`QueryObserver.updateStateResult(_:)`, `QueryObserverResultBox.replaceWithStateResult`): after every update the box
 /// holds what `createStateResult` builds from the query's state (every property, and the same
 /// data, error and failure reason objects), and only changed results are delivered.
 @Suite struct ObserverResultInPlaceTests {

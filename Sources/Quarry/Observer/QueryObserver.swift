@@ -62,11 +62,21 @@ public class QueryObserver: @unchecked Sendable {
   /// The current result (``currentResultBox``'s).
   var currentResultStorage: QueryObserverResult? {
     get { currentResultBox?.result }
-    set { currentResultBox = newValue.map(QueryObserverResultBox.init) }
+    set { currentResultBox = newValue.map { QueryObserverResultBox.make($0) } }
   }
   /// The data of the query state the current result was made from (all that is read of that
-  /// state: keeping the whole state copied and destroyed a `QueryState` per update).
+  /// state: keeping the whole state copied and destroyed a `QueryState` per update), unless
+  /// ``resultDataIsStateData``: read it as ``currentResultStateData``.
   var currentResultDataBox: DataBox?
+  /// Whether the current result's own `dataBox` is the data of the state it was made from (a
+  /// result made by `createStateResult` and stored): ``currentResultDataBox`` is then `nil`
+  /// rather than a second reference to the same box (its retain and the previous one's release
+  /// cost about 40 instructions per result update).
+  var resultDataIsStateData = false
+  /// The data of the query state the current result was made from.
+  var currentResultStateData: DataBox? {
+    resultDataIsStateData ? currentResultBox?.result.dataBox : currentResultDataBox
+  }
   /// The options the current result was made with (`createResult` reads their
   /// `placeholderData`): a reference to their box, where copying the option itself cost an
   /// outlined copy and destroy of an `Optional<PlaceholderDataOption>` per update.
@@ -258,6 +268,7 @@ public class QueryObserver: @unchecked Sendable {
       resultStateVersion = -1
       currentResultOptions = optionsBox
       currentResultDataBox = currentQuery.stateStorage.dataBox
+      resultDataIsStateData = false
       return result
     }
   }
@@ -396,7 +407,7 @@ public class QueryObserver: @unchecked Sendable {
     // Its box: an `Optional<QueryObserverResult>`, even `nil`, was destroyed through the
     // runtime's generic `Optional` witnesses (about 65 instructions per result).
     let prevResult = readsPrevious ? currentResultBox : nil
-    let prevResultDataBox = readsPrevious ? currentResultDataBox : nil
+    let prevResultDataBox = readsPrevious ? currentResultStateData : nil
     // Compared in place (binding the current query retained and released it).
     let queryChange = query !== currentQuery
     // Only the initial state's two counts are read (a whole `QueryState` copy cost ~100 instructions).
@@ -525,7 +536,17 @@ public class QueryObserver: @unchecked Sendable {
   @inline(__always)
   func createStateResult(_ query: Query) -> QueryObserverResult {
     let isEnabled = fixedEnabled != false
-    return QueryObserverResult(
+    return stateResult(
+      query, isFetched: query.isFetched(),
+      isFetchedAfterMount: query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
+        || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount,
+      isStale: isEnabled && query.isStaleByTimeLocked(fixedStaleTime), isEnabled: isEnabled)
+  }
+
+  /// ``createStateResult(_:)`` with its computed members given.
+  @inline(__always)
+  func stateResult(_ query: Query, isFetched: Bool, isFetchedAfterMount: Bool, isStale: Bool, isEnabled: Bool) -> QueryObserverResult {
+    QueryObserverResult(
       status: query.stateStorage.status,
       fetchStatus: query.stateStorage.fetchStatus,
       dataBox: query.stateStorage.dataBox,
@@ -535,103 +556,40 @@ public class QueryObserver: @unchecked Sendable {
       failureCount: query.stateStorage.fetchFailureCount,
       failureReasonBox: query.stateStorage.fetchFailureReasonBox,
       errorUpdateCount: query.stateStorage.errorUpdateCount,
-      isFetched: query.isFetched(),
-      isFetchedAfterMount: query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
-        || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount,
+      isFetched: isFetched,
+      isFetchedAfterMount: isFetchedAfterMount,
       isPlaceholderData: false,
-      isStale: isEnabled && query.isStaleByTimeLocked(fixedStaleTime),
+      isStale: isStale,
       isEnabled: isEnabled
     )
   }
 
-  /// ``createStateResult(_:)`` written into `result` in place when it differs from it (as
-  /// `QueryObserverResultBox.hasChangedProperties(to:)` compares them), else nothing: returns
-  /// whether it wrote. A box reference is stored only where it differs from the one held.
-  /// `ObserverResultInPlaceTests` compare the result with `createStateResult`'s after each update.
-  @inline(__always)
-  func writeStateResult(into result: inout QueryObserverResult, _ query: Query) -> Bool {
-    let isEnabled = fixedEnabled != false
-    let status = query.stateStorage.status
-    let fetchStatus = query.stateStorage.fetchStatus
-    let dataUpdatedAt = query.stateStorage.dataUpdatedAt
-    let errorUpdatedAt = query.stateStorage.errorUpdatedAt
-    let failureCount = query.stateStorage.fetchFailureCount
-    let errorUpdateCount = query.stateStorage.errorUpdateCount
-    let isFetched = query.isFetched()
-    let isFetchedAfterMount = query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
-      || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount
-    let isStale = isEnabled && query.isStaleByTimeLocked(fixedStaleTime)
-    if result.status == status, result.fetchStatus == fetchStatus, result.dataUpdatedAt == dataUpdatedAt,
-      result.errorUpdatedAt == errorUpdatedAt, result.failureCount == failureCount,
-      result.errorUpdateCount == errorUpdateCount, result.isFetched == isFetched,
-      result.isFetchedAfterMount == isFetchedAfterMount, !result.isPlaceholderData, result.isStale == isStale,
-      result.isEnabled == isEnabled, sameError(result.errorBox, query.stateStorage.errorBox),
-      sameError(result.failureReasonBox, query.stateStorage.fetchFailureReasonBox),
-      sameData(result.dataBox, query.stateStorage.dataBox), result.infinite == nil
-    {
-      return false
-    }
-    result.status = status
-    result.fetchStatus = fetchStatus
-    if result.dataBox !== query.stateStorage.dataBox { result.dataBox = query.stateStorage.dataBox }
-    result.dataUpdatedAt = dataUpdatedAt
-    if result.errorBox !== query.stateStorage.errorBox { result.errorBox = query.stateStorage.errorBox }
-    result.errorUpdatedAt = errorUpdatedAt
-    result.failureCount = failureCount
-    if result.failureReasonBox !== query.stateStorage.fetchFailureReasonBox {
-      result.failureReasonBox = query.stateStorage.fetchFailureReasonBox
-    }
-    result.errorUpdateCount = errorUpdateCount
-    result.isFetched = isFetched
-    result.isFetchedAfterMount = isFetchedAfterMount
-    result.isPlaceholderData = false
-    result.isStale = isStale
-    result.isEnabled = isEnabled
-    if result.infinite != nil { result.infinite = nil }
-    return true
-  }
-
   func updateResult() {
+    let prevResultBox = currentResultBox
     let box = optionsBox
     // The state and the options the current result was last computed from (see
     // `recordResultInputs`): recomputing would give the same result, which compares unchanged
     // with the current one, and the members set below already hold what they would be set to
     // (nothing else writes them without resetting `resultStateVersion`). Mounting (`onSubscribe`)
     // lands here right after `init` computed the result.
-    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, currentResultBox != nil {
+    if resultStateVersion == currentQuery.stateVersion, currentResultOptions === box, prevResultBox != nil {
       return
     }
     let query: Query = currentQuery
-    // A result from the query's state alone, notified on any change, into a box this observer
-    // alone holds (its last result delivered): written into that box in place
-    // (``writeStateResult(into:_:)``), member by member, instead of built whole, compared, and
-    // moved in over the previous result (which retained the new result's three boxes and
-    // released the previous ones', the same objects but for a changed one: about 200
-    // instructions per update). What is stored and notified is what the path below gives.
-    if box === resultInputsBox, resultInputs != .dependsOnMore, selectError == nil,
-      box.options.notifyOnChangeProps == nil, trackedProps.isEmpty,
-      currentResultBox != nil, isKnownUniquelyReferenced(&currentResultBox)
-    {
-      let current = currentResultBox.unsafelyUnwrapped
-      recordResultInputs(query, box)
-      currentResultDataBox = query.stateStorage.dataBox
-      if currentResultOptions !== box { currentResultOptions = box }
-      if currentResultDataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
-      if current.update({ writeStateResult(into: &$0, query) }) { notify(listeners: true, current) }
-      return
-    }
-    let prevResultBox = currentResultBox
     let nextResult: QueryObserverResult
-    if box === resultInputsBox, resultInputs != .dependsOnMore, selectError == nil {
+    // Made from the state alone: its `dataBox` is the state's, which is then not kept apart
+    // once the result is stored (``resultDataIsStateData``).
+    let fromState = box === resultInputsBox && resultInputs != .dependsOnMore && selectError == nil
+    if fromState {
       nextResult = createStateResult(query)
     } else {
       nextResult = createResult(query, box.options)
+      keepStateData(of: query)
     }
     recordResultInputs(query, box)
-    currentResultDataBox = query.stateStorage.dataBox
     // Stored only when they change (storing the same reference retained and released it).
     if currentResultOptions !== box { currentResultOptions = box }
-    if currentResultDataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
+    if query.stateStorage.dataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
     let notifiesOnAnyChange: Bool
     switch box.options.notifyOnChangeProps {
@@ -644,17 +602,27 @@ public class QueryObserver: @unchecked Sendable {
     // The references to the previous box are consumed before `storeResult`, which writes into
     // that box only if the observer's is the only one left.
     guard let prevResult = prevResultBox, !notifiesOnAnyChange else {
-      if let prevResult = prevResultBox, !prevResult.hasChangedProperties(to: nextResult) { return }
+      if let prevResult = prevResultBox, !prevResult.hasChangedProperties(to: nextResult) {
+        // The current result stays, but it was made from another state.
+        if fromState { keepStateData(of: query) }
+        return
+      }
       _ = consume prevResultBox
-      notify(listeners: true, storeResult(consume nextResult))
+      let next = storeResult(consume nextResult)
+      if fromState { dropStateData() }
+      notify(listeners: true, next)
       return
     }
     // The names, to match them against tracked or listed properties.
     let changed = nextResult.changedProperties(from: prevResult.result)
-    if changed.isEmpty { return }
+    if changed.isEmpty {
+      if fromState { keepStateData(of: query) }
+      return
+    }
     _ = consume prevResult
     _ = consume prevResultBox
     let next = storeResult(consume nextResult)
+    if fromState { dropStateData() }
     let props = box.options.notifyOnChangeProps?.resolved
     let shouldNotify: Bool
     if props == .all || (props == nil && trackedProps.isEmpty) {
@@ -668,6 +636,21 @@ public class QueryObserver: @unchecked Sendable {
     notify(listeners: shouldNotify, next)
   }
 
+  /// The current result's state data is `query`'s, kept in ``currentResultDataBox``.
+  @inline(__always)
+  private func keepStateData(of query: Query) {
+    currentResultDataBox = query.stateStorage.dataBox
+    resultDataIsStateData = false
+  }
+
+  /// The current result's state data is its own `dataBox` (it was just stored from
+  /// `createStateResult`): ``currentResultDataBox`` is let go.
+  @inline(__always)
+  private func dropStateData() {
+    if currentResultDataBox != nil { currentResultDataBox = nil }
+    resultDataIsStateData = true
+  }
+
   /// Makes `result` the current one and returns its box: the current box itself when this
   /// observer holds the only reference to it (no listener call waiting for delivery, no batch,
   /// no caller holds it), so nothing can tell it from a new box; else a new box. One allocation
@@ -678,7 +661,7 @@ public class QueryObserver: @unchecked Sendable {
       box.replace(with: consume result)
       return box
     }
-    let box = QueryObserverResultBox(consume result)
+    let box = QueryObserverResultBox.make(consume result)
     currentResultBox = box
     return box
   }
@@ -757,9 +740,85 @@ public class QueryObserver: @unchecked Sendable {
     }
   }
 
-  func onQueryUpdate() {
-    updateResult()
+  /// `query`'s state changed (its `dispatch`, which holds `query` for the call).
+  func onQueryUpdate(_ query: Query) {
+    // Compared in place (a bound `currentQuery` was retained and released).
+    if query === currentQuery, optionsBox === resultInputsBox, resultInputs != .dependsOnMore, selectError == nil,
+      notifiesOnAnyChange
+    {
+      updateStateResult(query)
+    } else {
+      updateResult()
+    }
     if !listeners.isEmpty { updateTimers() }
+  }
+
+  /// Whether every change of the result notifies the listeners (no `notifyOnChangeProps`
+  /// list or function, no tracked properties).
+  private var notifiesOnAnyChange: Bool {
+    switch optionsBox.options.notifyOnChangeProps {
+    case nil: return trackedProps.isEmpty
+    case .all?: return true
+    default: return false
+    }
+  }
+
+  /// ``updateResult()`` where its result is made from the state alone (`createStateResult`)
+  /// and every change notifies: the same steps, with the query the caller holds (`query` is
+  /// ``currentQuery``) and the options box and previous result read where they are kept rather
+  /// than bound (each binding was a retain and a release, about 120 instructions per update
+  /// together).
+  private func updateStateResult(_ query: Query) {
+    if resultStateVersion == query.stateVersion, currentResultOptions === optionsBox, currentResultBox != nil { return }
+    // `createStateResult`'s computed members; the rest is read from the state where it lies.
+    let isEnabled = fixedEnabled != false
+    let isStale = isEnabled && query.isStaleByTimeLocked(fixedStaleTime)
+    let isFetched = query.isFetched()
+    let isFetchedAfterMount = query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
+      || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount
+    // `recordResultInputs` with the kept inputs (the options box is ``resultInputsBox``, and
+    // no select error is kept).
+    switch resultInputs {
+    case .timeIndependent:
+      resultStateVersion = query.stateVersion
+    case .stateOnly(let staleTime) where query.isStaleByTimeIndependentOfTime(staleTime):
+      resultStateVersion = query.stateVersion
+    default:
+      resultStateVersion = -1
+    }
+    if currentResultOptions !== optionsBox { currentResultOptions = optionsBox }
+    if query.stateStorage.dataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
+    // Compared where it lies, without a reference of its own: `currentResultBox` holds the
+    // box, and the comparison (`sameData`: of primitives at most, by value) writes nothing.
+    if let previous = currentResultBox?.resultPointer,
+      !QueryObserverResultBox.hasChangedProperties(
+        previous, toStateResultOf: query, isFetched: isFetched, isFetchedAfterMount: isFetchedAfterMount,
+        isStale: isStale, isEnabled: isEnabled)
+    {
+      // The current result stays, but it was made from another state.
+      keepStateData(of: query)
+      return
+    }
+    // `storeResult(createStateResult(query))`, written in place into a box nobody else holds.
+    if isKnownUniquelyReferenced(&currentResultBox) {
+      currentResultBox.unsafelyUnwrapped.replaceWithStateResult(
+        of: query, isFetched: isFetched, isFetchedAfterMount: isFetchedAfterMount, isStale: isStale,
+        isEnabled: isEnabled)
+    } else {
+      currentResultBox = QueryObserverResultBox.make(
+        stateResult(query, isFetched: isFetched, isFetchedAfterMount: isFetchedAfterMount, isStale: isStale, isEnabled: isEnabled))
+    }
+    dropStateData()
+    let next = currentResultBox.unsafelyUnwrapped
+    if let listener = listeners.onlyListener {
+      // One listener (a framework binding's observer has one): recorded without walking the
+      // registry's array (whose buffer the walk retained and released), the references to
+      // the box and the listener moved into the effect.
+      lock.recordResult(taking: consume next, for: consume listener)
+      if queryCache.link.hasListeners { queryCache.notify(.observerResultsUpdated(currentQuery)) }
+    } else {
+      notify(listeners: true, next)
+    }
   }
 
   private func notify(listeners notifyListeners: Bool, _ result: QueryObserverResultBox) {

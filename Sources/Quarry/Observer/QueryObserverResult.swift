@@ -95,45 +95,103 @@ public struct QueryObserverResult: Sendable {
 /// one box of its three: its `.fetch` update finds the invalidation's box still held by the
 /// batch). A box that a listener call waiting for delivery holds (a recorded effect, a batch)
 /// is never written.
-final class QueryObserverResultBox: @unchecked Sendable {
-  // Safe: `result` is written only by `QueryObserver.storeResult(_:)` and `updateResult()`, under the engine lock,
-  // and only while the observer's `currentResultBox` holds the only reference to the box
-  // (`isKnownUniquelyReferenced`): no listener effect, batch, caller or other thread can be
-  // reading it then, and every later reader reaches it through the lock or an effect recorded
-  // after the write. `deliver(to:)` opens an `inout` access only to pass the result's address
-  // to a listener: it writes nothing (see there), so readers under the lock meet no write.
-  @exclusivity(unchecked) private(set) var result: QueryObserverResult
-  init(_ result: consuming QueryObserverResult) { self.result = result }
+///
+/// The result is the `ManagedBuffer`'s header, so that a listener is handed it where it lies
+/// (``deliver(to:)``): a class's stored `var` passed to a call is copied first (its three boxes
+/// retained, then released: about 170 instructions per listener call), since the compiler
+/// cannot tell that the listener does not write it.
+///
+/// Not `Sendable` (`ManagedBuffer`'s conformance is unavailable); it crosses threads only inside
+/// the engine lock's recorded effects, as the class did.
+final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void> {
+  // Thread safety: the header (the result) is written only by `QueryObserver.storeResult(_:)` and
+  // `QueryObserver.updateStateResult(_:)`, under the engine lock, and only while the observer's
+  // `currentResultBox` holds the only reference to the box (`isKnownUniquelyReferenced`): no
+  // listener effect, batch, caller or other thread can be reading it then, and every later
+  // reader reaches it through the lock or an effect recorded after the write.
+
+  /// A box holding `result` (`ManagedBuffer`'s subclasses are made by `create`). The result
+  /// is moved in (`take()`): returned from `create`'s closure as a capture, it was copied.
+  @inline(__always)
+  static func make(_ result: consuming QueryObserverResult) -> QueryObserverResultBox {
+    var moved: QueryObserverResult? = consume result
+    return unsafeDowncast(create(minimumCapacity: 0) { _ in moved.take().unsafelyUnwrapped }, to: QueryObserverResultBox.self)
+  }
+
+  /// The header's address, fixed for the box's life. The result is read and written there
+  /// rather than as `header`, a class's stored `var` whose every access the runtime checked for
+  /// exclusivity (`swift_beginAccess`, about 75 instructions per access), where every write
+  /// happens while nothing else holds the box (see the type's comment).
+  private var resultAddress: UnsafeMutablePointer<QueryObserverResult> {
+    @inline(__always) get { withUnsafeMutablePointerToHeader { $0 } }
+  }
+
+  /// The result.
+  var result: QueryObserverResult {
+    @inline(__always) unsafeAddress { UnsafePointer(resultAddress) }
+  }
 
   /// Replaces the result; only for the box's one holder (see the type's comment).
   @inline(__always)
-  func replace(with next: consuming QueryObserverResult) { result = consume next }
+  func replace(with next: consuming QueryObserverResult) { resultAddress.pointee = consume next }
 
-  /// Calls `listener` with the result where it lies, uncopied (a recorded listener call's
-  /// delivery, ``EngineLock``'s `.result` effect).
-  ///
-  /// The result goes through an `inout` access, which hands the call its address: read as a
-  /// property (`listener(box.result)`), it was copied for the call (its three boxes retained,
-  /// through an outlined copy, about 100 instructions) and the copy destroyed after (about 70),
-  /// since a class's stored `var` may change during a call; a `_read` accessor, a pointer to it
-  /// and a borrowing closure were copied too. Nothing is written: the caller holds a reference
-  /// to this box (the effect's), so no update writes a result into it while the call lasts
-  /// (`QueryObserver` writes only into a box it alone holds), and readers on other threads,
-  /// under the engine lock, read memory that does not change.
+  /// Replaces the result with the one `QueryObserver.createStateResult` makes from `query`'s
+  /// state (its computed members given), member by member in place; only for the box's one
+  /// holder (see the type's comment). A reference member is written only when it changes:
+  /// the whole result made and assigned cost its three references retained, the previous
+  /// result copied out and destroyed through its outlined value witness (about 100
+  /// instructions per update).
   @inline(__always)
-  func deliver(to listener: (QueryObserverResult) -> Void) {
-    Self.lend(&result, to: listener)
+  func replaceWithStateResult(of query: Query, isFetched: Bool, isFetchedAfterMount: Bool, isStale: Bool, isEnabled: Bool) {
+    let result = resultAddress
+    // The previous references are swapped out and released last, once nothing more is
+    // written: a release may free an object (and run its `deinit`), across which the box
+    // itself was retained.
+    var previousData: DataBox?
+    var previousError: ErrorBox?
+    var previousFailureReason: ErrorBox?
+    result.pointee.status = query.stateStorage.status
+    result.pointee.fetchStatus = query.stateStorage.fetchStatus
+    if result.pointee.dataBox !== query.stateStorage.dataBox {
+      previousData = query.stateStorage.dataBox
+      swap(&previousData, &result.pointee.dataBox)
+    }
+    result.pointee.dataUpdatedAt = query.stateStorage.dataUpdatedAt
+    if result.pointee.errorBox !== query.stateStorage.errorBox {
+      previousError = query.stateStorage.errorBox
+      swap(&previousError, &result.pointee.errorBox)
+    }
+    result.pointee.errorUpdatedAt = query.stateStorage.errorUpdatedAt
+    result.pointee.failureCount = query.stateStorage.fetchFailureCount
+    if result.pointee.failureReasonBox !== query.stateStorage.fetchFailureReasonBox {
+      previousFailureReason = query.stateStorage.fetchFailureReasonBox
+      swap(&previousFailureReason, &result.pointee.failureReasonBox)
+    }
+    result.pointee.errorUpdateCount = query.stateStorage.errorUpdateCount
+    result.pointee.isFetched = isFetched
+    result.pointee.isFetchedAfterMount = isFetchedAfterMount
+    result.pointee.isPlaceholderData = false
+    result.pointee.isStale = isStale
+    result.pointee.isEnabled = isEnabled
+    result.pointee.infinite = nil
+    withExtendedLifetime((previousData, previousError, previousFailureReason)) {}
   }
 
-  /// Passes `result` to `listener` borrowed (``deliver(to:)``).
+  /// Calls `listener` with the result, passed where it lies in the box. The `inout` argument
+  /// is what lets the compiler pass the header's address itself: it may assume that nothing
+  /// else writes an `inout` argument during the call. Nothing does: the box is written only
+  /// while its observer holds the only reference to it, and the caller (a recorded effect)
+  /// holds one. Readers meanwhile (the listener asking its observer for its current result)
+  /// read the same bytes.
   @inline(__always)
-  private static func lend(_ result: inout QueryObserverResult, to listener: (QueryObserverResult) -> Void) {
-    listener(result)
+  func deliver(to listener: ListenerRegistry<QueryObserverResult>.Listener) {
+    Self.call(listener, with: &resultAddress.pointee)
   }
 
-  /// Changes the result in place; only for the box's one holder (see the type's comment).
   @inline(__always)
-  func update<R>(_ body: (inout QueryObserverResult) -> R) -> R { body(&result) }
+  private static func call(_ listener: ListenerRegistry<QueryObserverResult>.Listener, with result: inout QueryObserverResult) {
+    listener.body(result)
+  }
 
   /// Whether `next.changedProperties(from: result)` would name any property, without building
   /// the set, reading this box's result member by member where it lies: passing `result` as an
@@ -144,17 +202,55 @@ final class QueryObserverResultBox: @unchecked Sendable {
   /// equal; the cheap members come before the data's comparison.
   @inline(__always)
   func hasChangedProperties(to next: borrowing QueryObserverResult) -> Bool {
-    if result.status != next.status || result.fetchStatus != next.fetchStatus
-      || result.dataUpdatedAt != next.dataUpdatedAt || result.errorUpdatedAt != next.errorUpdatedAt
-      || result.failureCount != next.failureCount || result.errorUpdateCount != next.errorUpdateCount
-      || result.isFetched != next.isFetched || result.isFetchedAfterMount != next.isFetchedAfterMount
-      || result.isPlaceholderData != next.isPlaceholderData || result.isStale != next.isStale
-      || result.isEnabled != next.isEnabled || !sameError(result.errorBox, next.errorBox)
-      || !sameError(result.failureReasonBox, next.failureReasonBox) || !sameData(result.dataBox, next.dataBox)
+    Self.hasChangedProperties(UnsafePointer(resultAddress), to: next)
+  }
+
+  /// The address of the result, for ``hasChangedProperties(_:to:)`` (valid while the box is
+  /// alive).
+  var resultPointer: UnsafePointer<QueryObserverResult> {
+    @inline(__always) get { UnsafePointer(resultAddress) }
+  }
+
+  /// ``hasChangedProperties(to:)`` of the result at `current` (a box's ``resultPointer``):
+  /// the caller keeps the box alive without a reference of its own (retained for the
+  /// comparison, it was released right after).
+  @inline(__always)
+  static func hasChangedProperties(_ current: UnsafePointer<QueryObserverResult>, to next: borrowing QueryObserverResult) -> Bool {
+    if current.pointee.status != next.status || current.pointee.fetchStatus != next.fetchStatus
+      || current.pointee.dataUpdatedAt != next.dataUpdatedAt || current.pointee.errorUpdatedAt != next.errorUpdatedAt
+      || current.pointee.failureCount != next.failureCount || current.pointee.errorUpdateCount != next.errorUpdateCount
+      || current.pointee.isFetched != next.isFetched || current.pointee.isFetchedAfterMount != next.isFetchedAfterMount
+      || current.pointee.isPlaceholderData != next.isPlaceholderData || current.pointee.isStale != next.isStale
+      || current.pointee.isEnabled != next.isEnabled || !sameError(current.pointee.errorBox, next.errorBox)
+      || !sameError(current.pointee.failureReasonBox, next.failureReasonBox) || !sameData(current.pointee.dataBox, next.dataBox)
     {
       return true
     }
     // Unequal flags always name a property (`changedProperties` compares all six, as `==` does).
-    return result.infinite != next.infinite
+    return current.pointee.infinite != next.infinite
+  }
+
+  /// ``hasChangedProperties(_:to:)`` of the result `QueryObserver.createStateResult` would make
+  /// from `query`'s state (its computed members given), read from the state without making
+  /// that result (whose three references it retained and released).
+  @inline(__always)
+  static func hasChangedProperties(
+    _ current: UnsafePointer<QueryObserverResult>, toStateResultOf query: Query, isFetched: Bool,
+    isFetchedAfterMount: Bool, isStale: Bool, isEnabled: Bool
+  ) -> Bool {
+    if current.pointee.status != query.stateStorage.status || current.pointee.fetchStatus != query.stateStorage.fetchStatus
+      || current.pointee.dataUpdatedAt != query.stateStorage.dataUpdatedAt
+      || current.pointee.errorUpdatedAt != query.stateStorage.errorUpdatedAt
+      || current.pointee.failureCount != query.stateStorage.fetchFailureCount
+      || current.pointee.errorUpdateCount != query.stateStorage.errorUpdateCount
+      || current.pointee.isFetched != isFetched || current.pointee.isFetchedAfterMount != isFetchedAfterMount
+      || current.pointee.isPlaceholderData || current.pointee.isStale != isStale || current.pointee.isEnabled != isEnabled
+      || !sameError(current.pointee.errorBox, query.stateStorage.errorBox)
+      || !sameError(current.pointee.failureReasonBox, query.stateStorage.fetchFailureReasonBox)
+      || !sameData(current.pointee.dataBox, query.stateStorage.dataBox)
+    {
+      return true
+    }
+    return current.pointee.infinite != nil
   }
 }

@@ -421,7 +421,9 @@ public final class Query: @unchecked Sendable {
   }
 
   /// ``isStaleByTime(_:)`` for a caller that holds the engine lock (the observers' hot paths:
-  /// taking the recursive lock again cost about 250 instructions per call).
+  /// taking the recursive lock again cost about 250 instructions per call). Inlined: called,
+  /// it cost about 20 instructions per observer update.
+  @inline(__always)
   func isStaleByTimeLocked(_ staleTime: StaleTime?) -> Bool {
     if stateStorage.dataBox == nil { return true }
     // Matched, not compared with `==` (comparing the `StaleTime?` cost about 25 instructions
@@ -526,7 +528,14 @@ public final class Query: @unchecked Sendable {
         revertStateBox = nil
       }
     }
-    for observer in observersStorage { observer.onQueryUpdate() }
+    // Walked over a copy (an update may change the query's observers), which holds every
+    // observer for the walk: each is called through an unretained reference (a `for in`
+    // retained and released each, about 40 instructions per observer).
+    let observers = observersStorage
+    for i in observers.indices {
+      Unmanaged.passUnretained(observers[i])._withUnsafeGuaranteedRef { $0.onQueryUpdate(self) }
+    }
+    withExtendedLifetime(observers) {}
     // Without listeners `notify` records nothing: the weak load of the cache is skipped.
     if link.hasListeners { cache?.notify(.updated(self, action)) }
   }

@@ -300,6 +300,28 @@ final class EngineLock: @unchecked Sendable {
     record(.result(listener, box))
   }
 
+  /// ``recordResult(_:for:)`` for one listener, whose references (the caller's own) become the
+  /// effect's.
+  @inline(__always)
+  func recordResult(taking box: consuming QueryObserverResultBox, for listener: consuming ResultListener) {
+    if isHeldByCurrentThread {
+      if defersToBatch {
+        recordResultInBatch(.result(consume listener, consume box))
+      } else {
+        outbox.append(.result(consume listener, consume box))
+      }
+    } else {
+      record(.result(consume listener, consume box))
+    }
+  }
+
+  /// One listener's call (``recordResult(taking:for:)``) in a transaction that records its
+  /// listener effects in its batch.
+  @inline(never)
+  private func recordResultInBatch(_ effect: consuming Effect) {
+    appendToBatch(effect)
+  }
+
   private func record(_ effect: Effect) {
     if isHeldByCurrentThread {
       if defersToBatch && effect.isListener {
@@ -517,8 +539,7 @@ final class EngineLock: @unchecked Sendable {
       case .listener(let body), .plumbing(let body): body()
       case .job(let body): lock.jobScheduler!.enqueue(body)
       case .result(let listener, let box):
-        // In place: `box.result` as the argument was copied for the call (``QueryObserverResultBox/deliver(to:)``).
-        if listener.isActive.load(ordering: .relaxed) { box.deliver(to: listener.body) }
+        if listener.isActive.load(ordering: .relaxed) { box.deliver(to: listener) }
       }
     }
   }

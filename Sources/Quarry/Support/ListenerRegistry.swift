@@ -15,6 +15,10 @@ struct ListenerRegistry<Value> {
   var isEmpty: Bool { entries.isEmpty }
   /// Whether any listener is engine-internal (inline).
   var hasInlineListeners: Bool { inlineCount != 0 }
+  /// The one listener, if there is exactly one and it is not engine-internal.
+  var onlyListener: Listener? {
+    @inline(__always) get { entries.count == 1 && inlineCount == 0 ? entries[0] : nil }
+  }
   var count: Int { entries.count }
 
   /// `inline`: an engine-internal listener (a `QueriesObserver` watching its observers), called
