@@ -27,7 +27,7 @@ public final class FocusManager: @unchecked Sendable {
   func subscribe(_ listener: @escaping (Bool) -> Void) -> () -> Void {
     lock.sync {
       let id = listeners.add(listener)
-      return { [weak self] in self?.lock.sync { self?.listeners.remove(id) } }
+      return { [weak self] in self?.lock.sync { _ = self?.listeners.remove(id) } }
     }
   }
 }
@@ -57,7 +57,7 @@ public final class OnlineManager: @unchecked Sendable {
   func subscribe(_ listener: @escaping (Bool) -> Void) -> () -> Void {
     lock.sync {
       let id = listeners.add(listener)
-      return { [weak self] in self?.lock.sync { self?.listeners.remove(id) } }
+      return { [weak self] in self?.lock.sync { _ = self?.listeners.remove(id) } }
     }
   }
 }
