@@ -83,8 +83,8 @@ import Testing
     ])
   }
 
-  /// A listener gets the result where its box holds it (`QueryObserverResultBox.deliver(to:)`,
-  /// uncopied): an update made during the call goes into another box, so the result the
+  /// A listener gets the result its box holds (`QueryObserverResultBox.deliver(to:)`): an
+  /// update made during the call goes into another box, so the result the
   /// listener is reading does not change under it, and the nested call sees the new one.
   @Test func aResultBeingDeliveredDoesNotChangeWhenTheListenerUpdatesItsObserver() {
     let scheduler = VirtualScheduler()

@@ -96,10 +96,9 @@ public struct QueryObserverResult: Sendable {
 /// batch). A box that a listener call waiting for delivery holds (a recorded effect, a batch)
 /// is never written.
 ///
-/// The result is the `ManagedBuffer`'s header, so that a listener is handed it where it lies
-/// (``deliver(to:)``): a class's stored `var` passed to a call is copied first (its three boxes
-/// retained, then released: about 170 instructions per listener call), since the compiler
-/// cannot tell that the listener does not write it.
+/// The result is the `ManagedBuffer`'s header, read and written at its address: a class's
+/// stored `var` is checked for exclusivity at every access. A listener is handed a copy
+/// (``deliver(to:)`` says why not the header itself).
 ///
 /// Not `Sendable` (`ManagedBuffer`'s conformance is unavailable); it crosses threads only inside
 /// the engine lock's recorded effects, as the class did.
@@ -177,20 +176,19 @@ final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void> {
     withExtendedLifetime((previousData, previousError, previousFailureReason)) {}
   }
 
-  /// Calls `listener` with the result, passed where it lies in the box. The `inout` argument
-  /// is what lets the compiler pass the header's address itself: it may assume that nothing
-  /// else writes an `inout` argument during the call. Nothing does: the box is written only
-  /// while its observer holds the only reference to it, and the caller (a recorded effect)
-  /// holds one. Readers meanwhile (the listener asking its observer for its current result)
-  /// read the same bytes.
+  /// Calls `listener` with the result, a copy read where it lies in the box (its three boxes
+  /// retained for the call, about 170 instructions).
+  ///
+  /// Not passed in place: an `inout` access to the header hands the listener its address
+  /// without the copy, and nothing is written meanwhile (the box is written only while its
+  /// observer holds the only reference to it, and the caller, a recorded effect, holds one), but
+  /// an `inout` access is a modifying access, and another thread may read the box under the
+  /// engine lock during the call (an observer comparing its result with its query's new state).
+  /// The thread sanitizer reported that as an access race (`ThreadSafetyTests`,
+  /// `ProductionStressTests`), so the listener gets a copy.
   @inline(__always)
   func deliver(to listener: ListenerRegistry<QueryObserverResult>.Listener) {
-    Self.call(listener, with: &resultAddress.pointee)
-  }
-
-  @inline(__always)
-  private static func call(_ listener: ListenerRegistry<QueryObserverResult>.Listener, with result: inout QueryObserverResult) {
-    listener.body(result)
+    listener.body(resultAddress.pointee)
   }
 
   /// Whether `next.changedProperties(from: result)` would name any property, without building
