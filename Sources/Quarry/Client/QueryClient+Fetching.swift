@@ -57,7 +57,11 @@ extension QueryClient {
     engine.lock.sync {
       let revision = queryCache.revision
       let invalidated = queryCache.findAll(filters.filters)
-      for query in invalidated { query.invalidate() }
+      for index in invalidated.indices {
+        // Unretained: `invalidated`, this closure's own array, holds each query until it returns
+        // (a `for in` retained and released each around its invalidation).
+        Unmanaged.passUnretained(invalidated[index])._withUnsafeGuaranteedRef { $0.invalidate() }
+      }
       if filters.refetchType == InvalidateQueryFilters.RefetchType.none {
         return Promise.resolved((), scheduler: engine.scheduler)
       }
@@ -114,11 +118,16 @@ extension QueryClient {
     // `map`), then each promise is counted in order (`Promise.all` subscribing).
     var fetches: [(promise: Promise<any Sendable>, paused: Bool)] = []
     fetches.reserveCapacity(queries.count)
-    for query in queries where !query.isDisabledLocked() && !query.isStaticLocked() {
-      // `fetch(sharing:)`: `fetch(nil, …)` copied and destroyed its `nil` `QueryOptions?` through
-      // outlined value operations (about 200 instructions per query).
-      let fetch = query.fetch(sharing: nil, fetchOptions)
-      fetches.append((fetch, query.stateStorage.fetchStatus == .paused))
+    for index in queries.indices {
+      // Unretained: `queries`, the caller's array, holds each query for this call (a `for in`
+      // retained and released each around its checks and fetch).
+      Unmanaged.passUnretained(queries[index])._withUnsafeGuaranteedRef { query in
+        guard !query.isDisabledLocked() && !query.isStaticLocked() else { return }
+        // `fetch(sharing:)`: `fetch(nil, …)` copied and destroyed its `nil` `QueryOptions?`
+        // through outlined value operations (about 200 instructions per query).
+        let fetch = query.fetch(sharing: nil, fetchOptions)
+        fetches.append((fetch, query.stateStorage.fetchStatus == .paused))
+      }
     }
     let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
     if !throwOnError, !fetches.contains(where: \.paused) {

@@ -396,6 +396,31 @@ public class QueryObserver: @unchecked Sendable {
 
   func resolveEnabled(for query: Query) -> Bool? { resolveQueryBoolean(optionsBox.options.enabled, query) }
 
+  /// `resolveEnabled(for:) != false` where the option needs no call (``Query/isActiveLocked()``):
+  /// `nil` for a function. Read in place: `resolveEnabled` copied the option out of its box.
+  @inline(__always) final var enabledWithoutCall: Bool? {
+    switch optionsBox.options.enabled {
+    case nil: return true
+    case .value(let enabled)?: return enabled
+    case .function?: return nil
+    }
+  }
+
+  /// `resolveStaleTime(staleTime, query) == .static` where the option needs no call
+  /// (``Query/isStaticLocked()``): `nil` for a function. Read in place, as ``enabledWithoutCall``.
+  @inline(__always) final var staleTimeIsStaticWithoutCall: Bool? {
+    switch optionsBox.options.staleTime {
+    case nil: return false
+    case .value(let staleTime)?: return staleTime == .static
+    case .function?: return nil
+    }
+  }
+
+  /// `resolveStaleTime(staleTime, query) == .static`, calling a function option.
+  @inline(never) final func resolvedStaleTimeIsStatic(for query: Query) -> Bool {
+    resolveStaleTime(optionsBox.options.staleTime, query) == .static
+  }
+
   /// `optimistic`: TanStack's `_optimisticResults`, set by framework bindings: a result that
   /// already shows the fetch that mounting will start; with `isRestoring` (`'isRestoring'`) its
   /// fetch status stays idle.

@@ -380,7 +380,21 @@ public final class Query: @unchecked Sendable {
 
   /// ``isActive()`` for a caller that holds the engine lock.
   func isActiveLocked() -> Bool {
-    for observer in observersStorage where observer.resolveEnabled(for: self) != false { return true }
+    // Until an observer's `enabled` is a function, no code of the caller's runs, so the
+    // observers are read unretained: `observersStorage` holds each one (under the engine lock,
+    // which the caller holds) and each observer its options box. From a function on, the
+    // observers left are walked as before (a copy, each retained around its call).
+    var index = 0
+    while index < observersStorage.count {
+      // Held by `observersStorage`, unchanged until a function is called (above).
+      switch Unmanaged.passUnretained(observersStorage[index])._withUnsafeGuaranteedRef({ $0.enabledWithoutCall }) {
+      case true?: return true
+      case false?: index += 1
+      case nil:
+        for observer in observersStorage[index...] where observer.resolveEnabled(for: self) != false { return true }
+        return false
+      }
+    }
     return false
   }
 
@@ -401,8 +415,17 @@ public final class Query: @unchecked Sendable {
   /// ``isStatic()`` for a caller that holds the engine lock; reads each observer's `staleTime`
   /// from its options box (its `optionsStorage` copied all of its options).
   func isStaticLocked() -> Bool {
-    for observer in observersStorage where resolveStaleTime(observer.optionsBox.options.staleTime, self) == .static {
-      return true
+    // Unretained until a function is called, as in ``isActiveLocked()``.
+    var index = 0
+    while index < observersStorage.count {
+      // Held by `observersStorage`, unchanged until a function is called (``isActiveLocked()``).
+      switch Unmanaged.passUnretained(observersStorage[index])._withUnsafeGuaranteedRef({ $0.staleTimeIsStaticWithoutCall }) {
+      case true?: return true
+      case false?: index += 1
+      case nil:
+        for observer in observersStorage[index...] where observer.resolvedStaleTimeIsStatic(for: self) { return true }
+        return false
+      }
     }
     return false
   }
