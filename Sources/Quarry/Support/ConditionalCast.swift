@@ -37,14 +37,19 @@ package func conditionalCast<T>(_ value: any Sendable, to type: T.Type) -> T? {
 /// `as? T` for inline and out-of-line values of many kinds.
 @inlinable @inline(__always)
 package func inlineValue<T>(_ value: any Sendable, as _: T.Type) -> T? {
-  withUnsafePointer(to: value) { container -> T? in
-    let raw = UnsafeRawPointer(container)
-    let word = MemoryLayout<UnsafeRawPointer>.size
-    let metadata = raw.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self)
-    guard metadata == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self) else { return nil }
-    let witnesses = metadata.load(fromByteOffset: -word, as: UnsafeRawPointer.self)
-    let flags = witnesses.load(fromByteOffset: 10 * word, as: UInt32.self)
-    guard flags & 0x20000 == 0 else { return nil }
-    return raw.load(as: T.self)
-  }
+  withUnsafePointer(to: value) { inlineValue(at: UnsafeRawPointer($0), as: T.self) }
+}
+
+/// ``inlineValue(_:as:)`` of the `any Sendable` existential at `container` (a variable's or a
+/// stored property's address: ``DataBox/inlineValue(as:)`` reads its storage where it lies,
+/// without copying the existential out first).
+@inlinable @inline(__always)
+package func inlineValue<T>(at container: UnsafeRawPointer, as _: T.Type) -> T? {
+  let word = MemoryLayout<UnsafeRawPointer>.size
+  let metadata = container.load(fromByteOffset: 3 * word, as: UnsafeRawPointer.self)
+  guard metadata == unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self) else { return nil }
+  let witnesses = metadata.load(fromByteOffset: -word, as: UnsafeRawPointer.self)
+  let flags = witnesses.load(fromByteOffset: 10 * word, as: UInt32.self)
+  guard flags & 0x20000 == 0 else { return nil }
+  return container.load(as: T.self)
 }
