@@ -157,7 +157,8 @@ public final class QueryClient: @unchecked Sendable {
     // cast, about 800 instructions of 1,300). Data of another type (JSON to decode, or a
     // mismatch) takes the slow path, outside the lock (decoding may run user code).
     guard let box = cachedDataBox(queryKey) else { return nil }
-    if let data = conditionalCast(box.value, to: T.self) { return data }
+    // A `T` in the existential's buffer is read in the box (`DataBox.inlineValue(as:)`).
+    if let data = box.inlineValue(as: T.self) ?? conditionalCast(box.value, to: T.self) { return data }
     return try typedData(of: box, queryKey, as: T.self)
   }
 
