@@ -231,12 +231,12 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:310
+// Sources/Quarry/Client/QueryClient.swift:311
 @MainActor @Sendable func example17() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:356
+// Sources/Quarry/Client/QueryClient.swift:357
 @MainActor @Sendable func example18() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }

@@ -28,6 +28,66 @@ import Testing
     #expect(conditionalCast(Int?.none as any Sendable, to: Int.self) == nil)
   }
 
+  struct Three: Sendable, Equatable { var a = 1, b = 2, c = 3 }  // three words: inline
+  struct Four: Sendable, Equatable { var a = 1, b = 2, c = 3, d = 4 }  // four: out of line
+  struct Named: Sendable, Equatable { var name = "a name long enough to live on the heap", id = 9 }  // three
+  struct TwoNames: Sendable, Equatable { var first = "a first name, on the heap too", last = "b" }  // four
+  final class Holder: @unchecked Sendable { weak var dog: Dog? }  // Safe: tests only.
+  struct WeakRef: @unchecked Sendable { weak var dog: Dog? }  // Safe: tests only; not bitwise takable.
+  enum Payload: Sendable, Equatable { case none, some(Int, String) }
+
+  /// `inlineValue` reads a value of exactly `T` held in the existential's buffer, answers `nil`
+  /// for one held out of line or of another type, and what it reads is `as? T`'s.
+  @Test func theInlineValueIsAsQuestionMarksForValuesInTheBuffer() {
+    #expect(inlineValue(42 as any Sendable, as: Int.self) == 42)
+    #expect(inlineValue(-0.5 as any Sendable, as: Double.self) == -0.5)
+    #expect(inlineValue(true as any Sendable, as: Bool.self) == true)
+    #expect(inlineValue("short" as any Sendable, as: String.self) == "short")
+    let long = String(repeating: "heap ", count: 20)
+    #expect(inlineValue(long as any Sendable, as: String.self) == long)
+    #expect(inlineValue(Three() as any Sendable, as: Three.self) == Three())
+    #expect(inlineValue(Payload.some(3, long) as any Sendable, as: Payload.self) == .some(3, long))
+    #expect(inlineValue([1, 2] as any Sendable, as: [Int].self) == [1, 2])
+    let json: JSONValue = ["a": [1, "b"]]
+    #expect(inlineValue(json as any Sendable, as: JSONValue.self) == json)
+    let dog = Dog()
+    #expect(inlineValue(dog as any Sendable, as: Dog.self) === dog)
+    #expect(inlineValue(Named() as any Sendable, as: Named.self) == Named())
+    // Out of line (four words; two Strings; not bitwise takable): `nil`, and `conditionalCast`
+    // still reads them.
+    #expect(inlineValue(Four() as any Sendable, as: Four.self) == nil)
+    #expect(conditionalCast(Four() as any Sendable, to: Four.self) == Four())
+    #expect(inlineValue(TwoNames() as any Sendable, as: TwoNames.self) == nil)
+    #expect(conditionalCast(TwoNames() as any Sendable, to: TwoNames.self) == TwoNames())
+    let weak = WeakRef(dog: dog)
+    #expect(inlineValue(weak as any Sendable, as: WeakRef.self) == nil)
+    #expect(conditionalCast(weak as any Sendable, to: WeakRef.self)?.dog === dog)
+    // Other types, and targets `as?` sees through: `nil` here, `as? T`'s answer there.
+    #expect(inlineValue(42 as any Sendable, as: Double.self) == nil)
+    #expect(inlineValue(42 as any Sendable, as: Int?.self) == nil)
+    #expect(inlineValue(dog as any Sendable, as: Animal.self) == nil)
+    #expect(inlineValue(42 as any Sendable, as: (any Sendable).self) == nil)
+    #expect(inlineValue(Int?.some(4) as any Sendable, as: Int.self) == nil)
+    #expect(conditionalCast(Int?.some(4) as any Sendable, to: Int.self) == (Int?.some(4) as any Sendable) as? Int)
+  }
+
+  /// A reference read through `inlineValue` is retained: the object outlives the value it was
+  /// read from.
+  @Test func anInlineReadRetainsWhatItReads() {
+    let holder = Holder()
+    var read: Dog?
+    do {
+      var value: any Sendable = Dog()
+      read = inlineValue(value, as: Dog.self)
+      holder.dog = read
+      value = 0
+      _ = value
+    }
+    #expect(holder.dog != nil)
+    read = nil
+    #expect(holder.dog == nil)
+  }
+
   @Test func theTypedReadReadsDecodesAndThrowsAsBefore() throws {
     let client = QueryClient(scheduler: VirtualScheduler())
     client.setQueryData(["n"], value: 7)

@@ -157,7 +157,8 @@ public final class QueryClient: @unchecked Sendable {
     // cast, about 800 instructions of 1,300). Data of another type (JSON to decode, or a
     // mismatch) takes the slow path, outside the lock (decoding may run user code).
     guard let box = cachedDataBox(queryKey) else { return nil }
-    if let data = conditionalCast(box.value, to: T.self) { return data }
+    // A `T` in the existential's buffer is read in the box (`DataBox.inlineValue(as:)`).
+    if let data = box.inlineValue(as: T.self) ?? conditionalCast(box.value, to: T.self) { return data }
     return try typedData(of: box, queryKey, as: T.self)
   }
 
@@ -200,7 +201,7 @@ public final class QueryClient: @unchecked Sendable {
   /// thread that uses this client.
   @discardableResult
   public func setQueryData(_ queryKey: QueryKey, updatedAt: Double? = nil, _ updater: ((any Sendable)?) -> (any Sendable)?) -> (any Sendable)? {
-    update(queryKey, updatedAt: updatedAt) { updater($0?.value) }
+    update(queryKey, updatedAt: updatedAt) { updater($0?.value) }?.value
   }
 
   /// Where a keyed write goes, found before its data is computed: one lookup, and
@@ -246,14 +247,14 @@ public final class QueryClient: @unchecked Sendable {
   /// holds the engine lock. Inlined into both forms: a `WriteTarget` passed to it was
   /// destroyed through its value witness.
   @inline(__always)
-  private func write(_ data: any Sendable, to target: WriteTarget, _ queryKey: QueryKey, updatedAt: Double?) -> (any Sendable)? {
+  private func write(_ data: any Sendable, to target: WriteTarget, _ queryKey: QueryKey, updatedAt: Double?) -> DataBox {
     let query: Query
     if let existing = target.existing, target.revision == queryCache.revision {
       query = existing
     } else {
       query = writtenQuery(target, queryKey)
     }
-    return query.setData(data, updatedAt: updatedAt, manual: true).value
+    return query.setData(data, updatedAt: updatedAt, manual: true)
   }
 
   /// The query a write to `target` builds (or, if the cache changed since the lookup, finds).
@@ -346,7 +347,7 @@ public final class QueryClient: @unchecked Sendable {
   private func writeMissed(_ value: any Sendable, _ queryKey: QueryKey, keySlot: Prehashed<QueryKey>?, updatedAt: Double?) -> (any Sendable)? {
     let target = missedWriteTarget(queryKey, keySlot: keySlot)
     guard !isUndefinedData(value) else { return nil }
-    return write(value, to: target, queryKey, updatedAt: updatedAt)
+    return write(value, to: target, queryKey, updatedAt: updatedAt).value
   }
 
   /// Writes data computed from the old data read as `T`; an updater returning `nil` changes
@@ -361,24 +362,27 @@ public final class QueryClient: @unchecked Sendable {
     // Inlinable, so that the casts are made where `T` is known: unspecialized, each typed write
     // looked up `Optional<T>`'s metadata and cast through the runtime's general cast (about
     // 2,000 instructions). The lookup and the write are `update(_:updatedAt:_:)`'s.
+    // Both values are read in their boxes first (`DataBox.inlineValue(as:)`): a `T` held in the
+    // existential's buffer needs neither the existential copied out nor a cast.
     try update(queryKey, updatedAt: updatedAt) { box in
       let old: T?
       if let box {
-        old = try conditionalCast(box.value, to: T.self) ?? typedData(of: box, queryKey, as: T.self)
+        old = try box.inlineValue(as: T.self) ?? conditionalCast(box.value, to: T.self) ?? typedData(of: box, queryKey, as: T.self)
       } else {
         old = nil
       }
       return try updater(old)
-    }.flatMap { conditionalCast($0, to: T.self) }
+    }.flatMap { $0.inlineValue(as: T.self) ?? conditionalCast($0.value, to: T.self) }
   }
 
   /// Both updaters' write: finds `queryKey`'s query (``writeTarget(_:)``: by the key, without its
   /// hash string while hashes follow keys), hands its data box to `compute`, and writes what
   /// `compute` returns unless it is `nil` or undefined. `compute` runs under the engine lock,
   /// reading the box it was given (the typed updater's decoding may run user code: no access to
-  /// the query's state is held meanwhile; see `Query`).
+  /// the query's state is held meanwhile; see `Query`). Returns the box written (the caller
+  /// reads its value: the typed write in place, `DataBox.inlineValue(as:)`), `nil` if none was.
   @usableFromInline
-  func update(_ queryKey: QueryKey, updatedAt: Double?, _ compute: (DataBox?) throws -> (any Sendable)?) rethrows -> (any Sendable)? {
+  func update(_ queryKey: QueryKey, updatedAt: Double?, _ compute: (DataBox?) throws -> (any Sendable)?) rethrows -> DataBox? {
     try engine.lock.sync {
       let target = writeTarget(queryKey)
       guard let new = try compute(target.existing?.stateStorage.dataBox), !isUndefinedData(new) else { return nil }

@@ -111,6 +111,17 @@ public final class DataBox: @unchecked Sendable {
   /// released both boxes.
   static let storageOffset = 2 * MemoryLayout<UnsafeRawPointer>.size
 
+  /// The data as `T` when it is exactly a `T` held in the existential's inline buffer
+  /// (``inlineValue(at:as:)``), read in the box without copying the existential out as
+  /// ``value`` does; `nil` otherwise (the caller casts ``value`` then). The typed reads and
+  /// writes ask it first. The offset is ``storageOffset``'s, written out: an inlinable body
+  /// reading the `static let` from another module would call its accessor.
+  @inlinable @inline(__always)
+  package func inlineValue<T>(as _: T.Type) -> T? {
+    let start = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    return Quarry.inlineValue(at: start + 2 * MemoryLayout<UnsafeRawPointer>.size, as: T.self)
+  }
+
   /// The offset of `storage` from the object's start, measured on a box (tests).
   static func measuredStorageOffset() -> Int {
     let box = DataBox(0)
