@@ -53,29 +53,6 @@ import Testing
     #expect(heard.all == ["2"])
   }
 
-  /// A listener is handed its result where it lies in its box (`QueryObserverResultBox.deliver(to:)`),
-  /// not a copy: a write the listener itself makes to its query (the observer's next result)
-  /// must land in another box, so the result the call was given does not change under it.
-  @Test func aListenerWritingItsQueryKeepsTheResultItWasGiven() {
-    let scheduler = VirtualScheduler()
-    let client = QueryClient(scheduler: scheduler)
-    client.setQueryData(["k"], value: 1)
-    var options = QueryOptions(queryKey: ["k"])
-    options.staleTime = .value(.milliseconds(.infinity))
-    let observer = QueryObserver(client: client, options: options)
-    let heard = Heard()
-    let unsubscribe = observer.subscribe { result in
-      let given = result.data as? Int ?? 0
-      let current = observer.getCurrentResult().data as? Int ?? 0
-      if given == 2 { client.setQueryData(["k"], value: 3) }
-      heard.append("\(given)/\(current)/\(result.data as? Int ?? 0)/\(observer.getCurrentResult().data as? Int ?? 0)")
-    }
-    defer { unsubscribe() }
-    client.setQueryData(["k"], value: 2)
-    // The nested write's call runs inside the first one's (TanStack's synchronous order).
-    #expect(heard.all == ["3/3/3/3", "2/2/2/3"])
-  }
-
   @Test func resultsHeldByABatchKeepTheirValues() {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)

@@ -84,8 +84,9 @@ import Testing
   }
 
   /// A listener gets the result its box holds (`QueryObserverResultBox.deliver(to:)`): an
-  /// update made during the call goes into another box, so the result the
-  /// listener is reading does not change under it, and the nested call sees the new one.
+  /// update made during the call (a write the listener itself makes to its query) goes into
+  /// another box, so the result the listener is reading does not change under it, while the
+  /// observer's current result and the nested call see the new one.
   @Test func aResultBeingDeliveredDoesNotChangeWhenTheListenerUpdatesItsObserver() {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)
@@ -96,14 +97,17 @@ import Testing
     let seen = Mutex<[String]>([])
     let unsubscribe = observer.subscribe { result in
       let before = result.data as? Int ?? 0
+      let currentBefore = observer.getCurrentResult().data as? Int ?? 0
       if before == 2 { client.setQueryData(["k"], value: 3) }
       let after = result.data as? Int ?? 0
-      seen.withLock { $0.append("\(before)->\(after)") }
+      let currentAfter = observer.getCurrentResult().data as? Int ?? 0
+      seen.withLock { $0.append("\(before)/\(currentBefore)->\(after)/\(currentAfter)") }
     }
     defer { unsubscribe() }
     client.setQueryData(["k"], value: 2)
-    // The nested call (3) completes inside the outer one (2), which still reads 2.
-    #expect(seen.withLock { $0 } == ["3->3", "2->2"])
+    // The nested call (3) completes inside the outer one (2), which still reads 2 while the
+    // observer's current result is 3 (TanStack's synchronous order).
+    #expect(seen.withLock { $0 } == ["3/3->3/3", "2/2->2/3"])
     #expect(observer.getCurrentResult().data as? Int == 3)
     expectStoredEqualsBuilt(observer)
   }
