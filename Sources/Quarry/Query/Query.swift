@@ -553,12 +553,16 @@ public final class Query: @unchecked Sendable {
     }
     // Walked over a copy (an update may change the query's observers), which holds every
     // observer for the walk: each is called through an unretained reference (a `for in`
-    // retained and released each, about 40 instructions per observer).
-    let observers = observersStorage
-    for i in observers.indices {
-      Unmanaged.passUnretained(observers[i])._withUnsafeGuaranteedRef { $0.onQueryUpdate(self) }
+    // retained and released each, about 40 instructions per observer). A query without
+    // observers (a cache write's) makes no copy: retaining and releasing even the empty
+    // array's storage cost about 50 instructions per dispatch.
+    if !observersStorage.isEmpty {
+      let observers = observersStorage
+      for i in observers.indices {
+        Unmanaged.passUnretained(observers[i])._withUnsafeGuaranteedRef { $0.onQueryUpdate(self) }
+      }
+      withExtendedLifetime(observers) {}
     }
-    withExtendedLifetime(observers) {}
     // Without listeners `notify` records nothing: the weak load of the cache is skipped.
     if link.hasListeners { cache?.notify(.updated(self, action)) }
   }
