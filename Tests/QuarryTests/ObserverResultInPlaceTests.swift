@@ -83,7 +83,7 @@ import Testing
     ])
   }
 
-  /// A listener gets the result its box holds (`QueryObserverResultBox.deliver(to:)`): an
+  /// A listener gets the result its box holds (`EngineLock`'s `.result` effect): an
   /// update made during the call (a write the listener itself makes to its query) goes into
   /// another box, so the result the listener is reading does not change under it, while the
   /// observer's current result and the nested call see the new one.

@@ -560,9 +560,19 @@ public class QueryObserver: @unchecked Sendable {
   /// instructions per result update). `ObserverStateResultTests` compares the two.
   @inline(__always)
   func createStateResult(_ query: Query) -> QueryObserverResult {
-    let isEnabled = fixedEnabled != false
+    let flags = stateResultFlags(query)
     return stateResult(
-      query, isFetched: query.isFetched(),
+      query, isFetched: flags.isFetched, isFetchedAfterMount: flags.isFetchedAfterMount,
+      isStale: flags.isStale, isEnabled: flags.isEnabled)
+  }
+
+  /// The members ``createStateResult(_:)`` computes from `query`'s state and this observer's
+  /// fixed options (the rest it reads from the state as they are).
+  @inline(__always)
+  func stateResultFlags(_ query: Query) -> (isFetched: Bool, isFetchedAfterMount: Bool, isStale: Bool, isEnabled: Bool) {
+    let isEnabled = fixedEnabled != false
+    return (
+      isFetched: query.isFetched(),
       isFetchedAfterMount: query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
         || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount,
       isStale: isEnabled && query.isStaleByTimeLocked(fixedStaleTime), isEnabled: isEnabled)
@@ -616,12 +626,7 @@ public class QueryObserver: @unchecked Sendable {
     if currentResultOptions !== box { currentResultOptions = box }
     if query.stateStorage.dataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
     // Decided without calling a `notifyOnChangeProps` function (that is called only below, as before).
-    let notifiesOnAnyChange: Bool
-    switch box.options.notifyOnChangeProps {
-    case nil: notifiesOnAnyChange = trackedProps.isEmpty
-    case .all?: notifiesOnAnyChange = true
-    default: notifiesOnAnyChange = false
-    }
+    let notifiesOnAnyChange = self.notifiesOnAnyChange
     // A first result, or any change when every change notifies: no names are needed (nor a set
     // of them made and freed).
     // The references to the previous box are consumed before `storeResult`, which writes into
@@ -700,7 +705,12 @@ public class QueryObserver: @unchecked Sendable {
   /// decide is kept with the options box (``resultInputs``).
   @inline(__always)
   private func recordResultInputs(_ query: Query, _ box: QueryOptionsBox) {
-    let inputs = box === resultInputsBox ? resultInputs : resultInputs(of: box.options)
+    recordResultInputs(query, box === resultInputsBox ? resultInputs : resultInputs(of: box.options))
+  }
+
+  /// ``recordResultInputs(_:_:)`` with the options' inputs given.
+  @inline(__always)
+  private func recordResultInputs(_ query: Query, _ inputs: ResultInputs) {
     switch inputs {
     case .timeIndependent where selectError == nil:
       resultStateVersion = query.stateVersion
@@ -796,21 +806,9 @@ public class QueryObserver: @unchecked Sendable {
   private func updateStateResult(_ query: Query) {
     if resultStateVersion == query.stateVersion, currentResultOptions === optionsBox, currentResultBox != nil { return }
     // `createStateResult`'s computed members; the rest is read from the state where it lies.
-    let isEnabled = fixedEnabled != false
-    let isStale = isEnabled && query.isStaleByTimeLocked(fixedStaleTime)
-    let isFetched = query.isFetched()
-    let isFetchedAfterMount = query.stateStorage.dataUpdateCount > currentQueryInitialDataUpdateCount
-      || query.stateStorage.errorUpdateCount > currentQueryInitialErrorUpdateCount
-    // `recordResultInputs` with the kept inputs (the options box is ``resultInputsBox``, and
-    // no select error is kept).
-    switch resultInputs {
-    case .timeIndependent:
-      resultStateVersion = query.stateVersion
-    case .stateOnly(let staleTime) where query.isStaleByTimeIndependentOfTime(staleTime):
-      resultStateVersion = query.stateVersion
-    default:
-      resultStateVersion = -1
-    }
+    let (isFetched, isFetchedAfterMount, isStale, isEnabled) = stateResultFlags(query)
+    // The options box is ``resultInputsBox``: its inputs are kept.
+    recordResultInputs(query, resultInputs)
     if currentResultOptions !== optionsBox { currentResultOptions = optionsBox }
     if query.stateStorage.dataBox != nil, lastQueryWithDefinedData !== query { lastQueryWithDefinedData = query }
     // Compared where it lies, without a reference of its own: `currentResultBox` holds the

@@ -98,7 +98,7 @@ public struct QueryObserverResult: Sendable {
 ///
 /// The result is the `ManagedBuffer`'s header, read and written at its address: a class's
 /// stored `var` is checked for exclusivity at every access. A listener is handed a copy
-/// (``deliver(to:)`` says why not the header itself).
+/// (`EngineLock`'s `.result` effect says why not the header itself).
 ///
 /// Not `Sendable` (`ManagedBuffer`'s conformance is unavailable); it crosses threads only inside
 /// the engine lock's recorded effects, as the class did.
@@ -174,21 +174,6 @@ final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void> {
     result.pointee.isEnabled = isEnabled
     result.pointee.infinite = nil
     withExtendedLifetime((previousData, previousError, previousFailureReason)) {}
-  }
-
-  /// Calls `listener` with the result, a copy read where it lies in the box (its three boxes
-  /// retained for the call, about 170 instructions).
-  ///
-  /// Not passed in place: an `inout` access to the header hands the listener its address
-  /// without the copy, and nothing is written meanwhile (the box is written only while its
-  /// observer holds the only reference to it, and the caller, a recorded effect, holds one), but
-  /// an `inout` access is a modifying access, and another thread may read the box under the
-  /// engine lock during the call (an observer comparing its result with its query's new state).
-  /// The thread sanitizer reported that as an access race (`ThreadSafetyTests`,
-  /// `ProductionStressTests`), so the listener gets a copy.
-  @inline(__always)
-  func deliver(to listener: ListenerRegistry<QueryObserverResult>.Listener) {
-    listener.body(resultAddress.pointee)
   }
 
   /// Whether `next.changedProperties(from: result)` would name any property, without building

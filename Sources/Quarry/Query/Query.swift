@@ -380,18 +380,26 @@ public final class Query: @unchecked Sendable {
 
   /// ``isActive()`` for a caller that holds the engine lock.
   func isActiveLocked() -> Bool {
-    // Until an observer's `enabled` is a function, no code of the caller's runs, so the
-    // observers are read unretained: `observersStorage` holds each one (under the engine lock,
-    // which the caller holds) and each observer its options box. From a function on, the
-    // observers left are walked as before (a copy, each retained around its call).
+    anyObserver(inPlace: { $0.enabledWithoutCall }, calling: { $0.resolveEnabled(for: self) != false })
+  }
+
+  /// Whether any observer answers `true`: `inPlace` answers from its options without calling
+  /// user code (`nil` for a function option); from the first `nil` on, the observers left are
+  /// asked `calling`. Until then no code of the caller's runs, so the observers are read
+  /// unretained: `observersStorage` holds each one (under the engine lock, which the caller
+  /// holds) and each observer its options box (a `for in` retained and released each). From a
+  /// function on, the observers left are walked as before (a copy, each retained around its
+  /// call), so functions are called as often and in the same order.
+  @inline(__always)
+  private func anyObserver(inPlace: (QueryObserver) -> Bool?, calling: (QueryObserver) -> Bool) -> Bool {
     var index = 0
     while index < observersStorage.count {
-      // Held by `observersStorage`, unchanged until a function is called (above).
-      switch Unmanaged.passUnretained(observersStorage[index])._withUnsafeGuaranteedRef({ $0.enabledWithoutCall }) {
+      // Held by `observersStorage`, unchanged until a function is called.
+      switch Unmanaged.passUnretained(observersStorage[index])._withUnsafeGuaranteedRef(inPlace) {
       case true?: return true
       case false?: index += 1
       case nil:
-        for observer in observersStorage[index...] where observer.resolveEnabled(for: self) != false { return true }
+        for observer in observersStorage[index...] where calling(observer) { return true }
         return false
       }
     }
@@ -415,19 +423,7 @@ public final class Query: @unchecked Sendable {
   /// ``isStatic()`` for a caller that holds the engine lock; reads each observer's `staleTime`
   /// from its options box (its `optionsStorage` copied all of its options).
   func isStaticLocked() -> Bool {
-    // Unretained until a function is called, as in ``isActiveLocked()``.
-    var index = 0
-    while index < observersStorage.count {
-      // Held by `observersStorage`, unchanged until a function is called (``isActiveLocked()``).
-      switch Unmanaged.passUnretained(observersStorage[index])._withUnsafeGuaranteedRef({ $0.staleTimeIsStaticWithoutCall }) {
-      case true?: return true
-      case false?: index += 1
-      case nil:
-        for observer in observersStorage[index...] where observer.resolvedStaleTimeIsStatic(for: self) { return true }
-        return false
-      }
-    }
-    return false
+    anyObserver(inPlace: { $0.staleTimeIsStaticWithoutCall }, calling: { $0.resolvedStaleTimeIsStatic(for: self) })
   }
 
   /// Whether the query is stale (observers decide when there are any).

@@ -539,7 +539,12 @@ final class EngineLock: @unchecked Sendable {
       case .listener(let body), .plumbing(let body): body()
       case .job(let body): lock.jobScheduler!.enqueue(body)
       case .result(let listener, let box):
-        if listener.isActive.load(ordering: .relaxed) { box.deliver(to: listener) }
+        // A copy of the result: passed in place (an `inout` access to the box's header) it
+        // needed no copy, and nothing is written while an effect holds the box, but an `inout`
+        // access is a modifying one, and another thread may read the box under the lock
+        // meanwhile (an observer comparing its result with its query's new state); the thread
+        // sanitizer reported that as an access race.
+        if listener.isActive.load(ordering: .relaxed) { listener.body(box.result) }
       }
     }
   }
