@@ -157,8 +157,8 @@ public final class QueryClient: @unchecked Sendable {
     // cast, about 800 instructions of 1,300). Data of another type (JSON to decode, or a
     // mismatch) takes the slow path, outside the lock (decoding may run user code).
     guard let box = cachedDataBox(queryKey) else { return nil }
-    // A `T` in the existential's buffer is read in the box (`DataBox.inlineValue(as:)`).
-    if let data = box.inlineValue(as: T.self) ?? conditionalCast(box.value, to: T.self) { return data }
+    // A `T` in the existential's buffer is read in the box (`DataBox.castValue(to:)`).
+    if let data = box.castValue(to: T.self) { return data }
     return try typedData(of: box, queryKey, as: T.self)
   }
 
@@ -362,17 +362,17 @@ public final class QueryClient: @unchecked Sendable {
     // Inlinable, so that the casts are made where `T` is known: unspecialized, each typed write
     // looked up `Optional<T>`'s metadata and cast through the runtime's general cast (about
     // 2,000 instructions). The lookup and the write are `update(_:updatedAt:_:)`'s.
-    // Both values are read in their boxes first (`DataBox.inlineValue(as:)`): a `T` held in the
+    // Both values are read in their boxes (`DataBox.castValue(to:)`): a `T` held in the
     // existential's buffer needs neither the existential copied out nor a cast.
     try update(queryKey, updatedAt: updatedAt) { box in
       let old: T?
       if let box {
-        old = try box.inlineValue(as: T.self) ?? conditionalCast(box.value, to: T.self) ?? typedData(of: box, queryKey, as: T.self)
+        old = try box.castValue(to: T.self) ?? typedData(of: box, queryKey, as: T.self)
       } else {
         old = nil
       }
       return try updater(old)
-    }.flatMap { $0.inlineValue(as: T.self) ?? conditionalCast($0.value, to: T.self) }
+    }.flatMap { $0.castValue(to: T.self) }
   }
 
   /// Both updaters' write: finds `queryKey`'s query (``writeTarget(_:)``: by the key, without its
@@ -380,7 +380,7 @@ public final class QueryClient: @unchecked Sendable {
   /// `compute` returns unless it is `nil` or undefined. `compute` runs under the engine lock,
   /// reading the box it was given (the typed updater's decoding may run user code: no access to
   /// the query's state is held meanwhile; see `Query`). Returns the box written (the caller
-  /// reads its value: the typed write in place, `DataBox.inlineValue(as:)`), `nil` if none was.
+  /// reads its value: the typed write in place, `DataBox.castValue(to:)`), `nil` if none was.
   @usableFromInline
   func update(_ queryKey: QueryKey, updatedAt: Double?, _ compute: (DataBox?) throws -> (any Sendable)?) rethrows -> DataBox? {
     try engine.lock.sync {

@@ -111,10 +111,17 @@ public final class DataBox: @unchecked Sendable {
   /// released both boxes.
   static let storageOffset = 2 * MemoryLayout<UnsafeRawPointer>.size
 
+  /// The data as `T` (`conditionalCast(value, to: T.self)`): a `T` held in the existential's
+  /// inline buffer is read in the box (``inlineValue(as:)``), without copying the existential
+  /// out as ``value`` does. The typed reads and writes read their data through it.
+  @inlinable @inline(__always)
+  package func castValue<T>(to _: T.Type) -> T? {
+    inlineValue(as: T.self) ?? castOutOfBuffer(value, to: T.self)
+  }
+
   /// The data as `T` when it is exactly a `T` held in the existential's inline buffer
   /// (``inlineValue(at:as:)``), read in the box without copying the existential out as
-  /// ``value`` does; `nil` otherwise (the caller casts ``value`` then). The typed reads and
-  /// writes ask it first. The offset is ``storageOffset``'s, written out: an inlinable body
+  /// ``value`` does; `nil` otherwise (``castValue(to:)`` casts ``value`` then). The offset is ``storageOffset``'s, written out: an inlinable body
   /// reading the `static let` from another module would call its accessor.
   @inlinable @inline(__always)
   package func inlineValue<T>(as _: T.Type) -> T? {

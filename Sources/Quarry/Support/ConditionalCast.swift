@@ -9,7 +9,13 @@
 /// always `as? T`'s. Inlinable, so that a caller that knows `T` compares with it directly.
 @inlinable
 package func conditionalCast<T>(_ value: any Sendable, to type: T.Type) -> T? {
-  if let same = inlineValue(value, as: T.self) { return same }
+  inlineValue(value, as: T.self) ?? castOutOfBuffer(value, to: T.self)
+}
+
+/// ``conditionalCast(_:to:)`` once ``inlineValue(_:as:)`` has answered `nil` (a caller that
+/// read the existential's buffer in place, ``DataBox/castValue(to:)``, does not read it again).
+@inlinable
+package func castOutOfBuffer<T>(_ value: any Sendable, to type: T.Type) -> T? {
   func exactly<V: Sendable>(_ value: V) -> T? {
     guard V.self == T.self else { return nil }
     // `V` is `T`: the value is read as its own type.
