@@ -29,6 +29,15 @@ import Testing
     #expect(stored.infinite == nil && !stored.isPlaceholderData, sourceLocation: sourceLocation)
   }
 
+  /// A client whose `["k"]` holds 1, and an observer of it that never refetches on its own.
+  private func observingFreshData() -> (QueryClient, QueryObserver) {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["k"], value: 1)
+    var options = QueryOptions(queryKey: ["k"])
+    options.staleTime = .value(.milliseconds(.infinity))
+    return (client, QueryObserver(client: client, options: options))
+  }
+
   @Test func eachUpdateOfARefetchAFailureAndAWriteStoresTheBuiltResult() {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)
@@ -88,12 +97,7 @@ import Testing
   /// another box, so the result the listener is reading does not change under it, while the
   /// observer's current result and the nested call see the new one.
   @Test func aResultBeingDeliveredDoesNotChangeWhenTheListenerUpdatesItsObserver() {
-    let scheduler = VirtualScheduler()
-    let client = QueryClient(scheduler: scheduler)
-    client.setQueryData(["k"], value: 1)
-    var options = QueryOptions(queryKey: ["k"])
-    options.staleTime = .value(.milliseconds(.infinity))
-    let observer = QueryObserver(client: client, options: options)
+    let (client, observer) = observingFreshData()
     let seen = Mutex<[String]>([])
     let unsubscribe = observer.subscribe { result in
       let before = result.data as? Int ?? 0
@@ -114,12 +118,7 @@ import Testing
 
   /// An update that changes nothing is neither stored nor delivered.
   @Test func anUnchangedResultIsNotDelivered() {
-    let scheduler = VirtualScheduler()
-    let client = QueryClient(scheduler: scheduler)
-    client.setQueryData(["k"], value: 1)
-    var options = QueryOptions(queryKey: ["k"])
-    options.staleTime = .value(.milliseconds(.infinity))
-    let observer = QueryObserver(client: client, options: options)
+    let (client, observer) = observingFreshData()
     let heard = Heard()
     let unsubscribe = observer.subscribe { heard.append($0) }
     defer { unsubscribe() }
