@@ -543,8 +543,9 @@ final class EngineLock: @unchecked Sendable {
         // needed no copy, and nothing is written while an effect holds the box, but an `inout`
         // access is a modifying one, and another thread may read the box under the lock
         // meanwhile (an observer comparing its result with its query's new state); the thread
-        // sanitizer reported that as an access race.
-        if listener.isActive.load(ordering: .relaxed) { listener.body(box.result) }
+        // sanitizer reported that as an access race. The copy's references are the box's,
+        // which this effect holds for the call (`withUnretainedCopy`).
+        if listener.isActive.load(ordering: .relaxed) { box.withUnretainedCopy { listener.body($0) } }
       }
     }
   }
