@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Quarry
 
@@ -95,5 +96,64 @@ import Testing
       #expect(!lock.canActNow)
     }
     #expect(log.entries == ["L1", "P1", "L2"])
+  }
+
+  /// A batch keeps its listener calls in blocks of 512 (`EngineLock.EffectBlock`), recorded from
+  /// transactions and outside them: at its end every call runs once, in order, across blocks;
+  /// then each is freed once, in order, after the last one ran (a block frees its effects with
+  /// their own destroy, not the array's).
+  @Test func aBatchsBlocksRunEachCallOnceInOrderAndFreeEachAfterAllRan() {
+    let lock = EngineLock()
+    let log = Log()
+    let count = 1_100
+    lock.batch {
+      for i in 0..<count {
+        let token = Token("\(i)", log)
+        if i.isMultiple(of: 7) {
+          lock.record(.listener) { [token] in log.append("run \(token.name)") }  // outside a transaction
+        } else {
+          lock.sync { lock.record(.listener) { [token] in log.append("run \(token.name)") } }
+        }
+      }
+      #expect(log.entries.isEmpty)
+    }
+    #expect(Array(log.entries.prefix(count)) == (0..<count).map { "run \($0)" })
+    #expect(Array(log.entries.dropFirst(count)) == (0..<count).map { "freed \($0)" })
+  }
+
+  /// A batch ending while another thread delivers: its calls (more than a block) are moved
+  /// behind that delivery, in order, and run and freed once by the delivering thread.
+  @Test func aBatchEndingDuringAnotherThreadsDeliveryQueuesItsCallsInOrder() {
+    let lock = EngineLock()
+    let log = Log()
+    let delivering = DispatchSemaphore(value: 0)
+    let batchEnded = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      lock.sync {
+        lock.record(.listener) {
+          delivering.signal()
+          batchEnded.wait()
+          log.append("first")
+        }
+      }
+      done.signal()
+    }
+    delivering.wait()
+    let count = 700
+    lock.batch {
+      for i in 0..<count {
+        let token = Token("\(i)", log)
+        lock.sync { lock.record(.listener) { [token] in log.append("run \(token.name)") } }
+      }
+    }
+    // Queued behind the other thread's delivery: nothing ran here.
+    #expect(log.entries.isEmpty)
+    batchEnded.signal()
+    done.wait()
+    #expect(Array(log.entries.prefix(count + 1)) == ["first"] + (0..<count).map { "run \($0)" })
+    let freed = log.entries.dropFirst(count + 1)
+    #expect(freed.count == count)
+    #expect(Set(freed) == Set((0..<count).map { "freed \($0)" }))
   }
 }

@@ -19,29 +19,31 @@ import Synchronization
 /// query function's own client calls) are performed at once, nested, as TanStack's synchronous
 /// listeners would run them.
 final class EngineLock: @unchecked Sendable {
-  // Safe: `outbox`, `batchOutbox`, `defersToBatch`, `batchOutboxStart`, `batches` and
+  // Safe: `outbox`, `batchBlock`, `defersToBatch`, `recordedInBatch`, `batches` and
   // `afterCommit` are only touched by the thread holding `mutex`; `fifo`, `spare`, `fifoHead`,
   // `isDraining` and `deliverer` are guarded by `fifoLock`, which is taken under
   // `mutex` (never the other way round) and held only briefly; `owner` is atomic.
   /// A plain (non-recursive) mutex: a thread that holds it already (`owner`) runs a nested
   /// `sync` without locking again, and only the outermost level unlocks.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  // Safe (`@exclusivity(unchecked)` on `outbox`, `batchOutbox`, `defersToBatch`,
-  // `batchOutboxStart`, `batches`, `afterCommit`): they are touched only
+  // Safe (`@exclusivity(unchecked)` on `outbox`, `batchBlock`, `defersToBatch`,
+  // `recordedInBatch`, `batches`, `afterCommit`): they are touched only
   // by the thread holding `mutex`, each access a single read, write or append that runs no user
   // code and touches no other member, so no two accesses can overlap.
   /// What the holding thread's transaction has recorded, in order (its listener effects go to
-  /// `batchOutbox` instead when it runs inside a batch of that thread).
+  /// its batch's blocks instead when it runs inside a batch of that thread).
   @exclusivity(unchecked) private var outbox: [Effect] = []
-  /// The listener effects of the holding thread's batch, taken out of `batches` for a
-  /// transaction that began inside that batch (`defersToBatch`): the transaction records its
-  /// listener effects here directly, in order, and puts the array back when it ends. Moving
-  /// them from the outbox at its end cost about 140 instructions per listener call.
-  @exclusivity(unchecked) private var batchOutbox: [Effect] = []
-  /// Whether the holding thread's transaction records its listener effects in `batchOutbox`.
+  /// The last block of the holding thread's batch, for a transaction that began inside that
+  /// batch (`defersToBatch`; `nil` while the batch has no block): the transaction records its
+  /// listener effects there directly, in order (moving them from the outbox at its end cost
+  /// about 140 instructions per listener call). Its addresses, not a reference: the batch's
+  /// `blocks` hold the block for the transaction (see `batchOutboxIndex`), and a reference
+  /// read from a stored property was retained and released around each append.
+  @exclusivity(unchecked) private var batchBlock: EffectBlock.Slots?
+  /// Whether the holding thread's transaction records its listener effects in its batch.
   @exclusivity(unchecked) private var defersToBatch = false
-  /// `batchOutbox.count` when the transaction began (`canActNow`).
-  @exclusivity(unchecked) private var batchOutboxStart = 0
+  /// Whether the transaction recorded a listener effect into its batch (`canActNow`).
+  @exclusivity(unchecked) private var recordedInBatch = false
   /// The thread holding `mutex` (0 when none): written only by that thread, under `mutex`.
   private let owner = Atomic<UInt>(0)
   /// A `Mutex` (an `NSLock` cost about 200 instructions per lock and unlock, two per commit),
@@ -66,7 +68,7 @@ final class EngineLock: @unchecked Sendable {
   /// instructions per batched listener call) and instantiated its metadata at the first batch.
   // Safe: as `outbox` (only the thread holding `mutex`, single accesses, no user code).
   @exclusivity(unchecked) private var batches: [Batch] = []
-  /// The index in `batches` of the entry whose effects are `batchOutbox` (while
+  /// The index in `batches` of the entry whose last block is `batchBlock` (while
   /// `defersToBatch`). It stays valid for the transaction: only the holding thread changes
   /// `batches`, and an entry is removed only when its outermost batch ends, which a transaction
   /// that began inside that batch cannot outlast (a precondition in `endBatch`); a batch begun
@@ -128,15 +130,15 @@ final class EngineLock: @unchecked Sendable {
     return try body()
   }
 
-  /// At the start of a transaction: if the calling thread is inside a batch, its waiting
-  /// listener effects become `batchOutbox`, where the transaction records its own. The batch
+  /// At the start of a transaction: if the calling thread is inside a batch, the transaction
+  /// records its listener effects after the batch's waiting ones (in `batchBlock`). The batch
   /// outlives the transaction (a batch begun inside it also ends inside it), so the effects go
   /// where ending the transaction would have moved them from the outbox, in the same order.
   private func beginTransactionInBatch(_ me: UInt) {
     guard let i = batchIndex(me) else { return }
-    swap(&batchOutbox, &batches[i].effects)
     batchOutboxIndex = i
-    batchOutboxStart = batchOutbox.count
+    batchBlock = batches[i].blocks.last?.slots
+    recordedInBatch = false
     defersToBatch = true
   }
 
@@ -146,9 +148,9 @@ final class EngineLock: @unchecked Sendable {
     owner.store(0, ordering: .relaxed)
     let deferred = defersToBatch
     if deferred {
-      // The listener effects back to the batch; the outbox holds only plumbing, committed now.
+      // The listener effects are in the batch; the outbox holds only plumbing, committed now.
       defersToBatch = false
-      swap(&batchOutbox, &batches[batchOutboxIndex].effects)
+      batchBlock = nil
     }
     if outbox.isEmpty {
       pthread_mutex_unlock(mutex)
@@ -192,36 +194,66 @@ final class EngineLock: @unchecked Sendable {
       // The batch ended inside a transaction of this thread (so it began inside it too, and the
       // transaction does not record into it): its outermost level delivers them.
       precondition(!defersToBatch, "a batch ended inside a transaction that began inside it")
-      for block in batch.blocks { outbox.append(contentsOf: block) }
-      outbox.append(contentsOf: batch.effects)
+      for block in batch.blocks { block.moveAll(into: &outbox) }
       return
     }
-    if batch.effects.isEmpty && batch.blocks.isEmpty {
+    if batch.blocks.isEmpty {
       pthread_mutex_unlock(mutex)
       return
     }
     // One commit for all blocks: committed one by one, another thread's commit could land
-    // between them. Each array moved out of `batch` (a copy shared the blocks, which the
-    // deliverer then copied to run them in place).
-    var blocks: [[Effect]] = []
+    // between them.
+    var blocks: [EffectBlock] = []
     swap(&blocks, &batch.blocks)
-    var effects: [Effect] = []
-    swap(&effects, &batch.effects)
-    commit(consume effects, refill: false, after: consume blocks)
+    commitBatch(&blocks)
+  }
+
+  /// ``commit(_:refill:)`` for a batch's blocks of listener effects, in order: they take their
+  /// place in the FIFO while `mutex` is held (``claim(_:refill:)``, or moved into the FIFO
+  /// behind another thread's delivery), and the deliverer runs them in place and frees them
+  /// after all ran, each block with its effects' own destroy, then drains the FIFO. `blocks` is
+  /// the batch's, moved out of it (emptied here when freed).
+  private func commitBatch(_ blocks: inout [EffectBlock]) {
+    let me = currentThreadID()
+    let role: Role = withFIFO {
+      if isDraining {
+        if deliverer == me { return .inline }
+        // All listener calls (a batch holds nothing else): moved behind the delivery, in order.
+        for block in blocks { block.moveAll(into: &fifo) }
+        return .queued
+      }
+      isDraining = true
+      deliverer = me
+      return .deliverer
+    }
+    let hook = afterCommit
+    pthread_mutex_unlock(mutex)
+    hook?()
+    switch role {
+    case .queued:
+      return
+    case .inline:
+      for block in blocks { block.runAll(self) }
+    case .deliverer:
+      for block in blocks { block.runAll(self) }
+      // Freed here, in order, outside `fifoLock` (freeing an effect may run user code).
+      blocks = []
+      var none: [Effect] = []
+      drainFIFO(offering: &none, keep: false)
+    }
   }
 
   /// Delivers `effects`, which the calling thread has just committed: takes their place in the
   /// FIFO while still holding `mutex` (see ``claim(_:)``), releases it, calls the test seam and
   /// performs them. Called with `mutex` held, outside any transaction of the calling thread.
   /// `refill`: `effects` is the outbox, which is replaced by the spare buffer (or emptied).
-  /// `earlier`: effects committed with these and before them, in order (a batch's full blocks).
   @inline(__always)
-  private func commit(_ effects: consuming [Effect], refill: Bool, after earlier: consuming [[Effect]] = []) {
-    let role = claim(effects, refill: refill, after: earlier)
+  private func commit(_ effects: consuming [Effect], refill: Bool) {
+    let role = claim(effects, refill: refill)
     let hook = afterCommit
     pthread_mutex_unlock(mutex)
     hook?()
-    perform(consume effects, as: role, after: consume earlier)
+    perform(consume effects, as: role)
   }
 
   /// Runs `body` under the lock and frees what it returns only once the lock is released: the
@@ -255,7 +287,7 @@ final class EngineLock: @unchecked Sendable {
   /// (every effect recorded later runs after it either way).
   var canActNow: Bool {
     guard isHeldByCurrentThread else { return true }
-    return outbox.isEmpty && (!defersToBatch || batchOutbox.count == batchOutboxStart)
+    return outbox.isEmpty && (!defersToBatch || !recordedInBatch)
   }
 
   /// Records `effect` to run after the outermost `sync` returns; outside a transaction it runs
@@ -335,7 +367,7 @@ final class EngineLock: @unchecked Sendable {
     // Outside a transaction: the effect is committed alone, at once (a batch of this thread
     // keeps it for its end if it is a listener call).
     if effect.isListener, !batches.isEmpty, let i = batchIndex(currentThreadID()) {
-      batches[i].effects.append(effect)
+      batches[i].append(effect)
       pthread_mutex_unlock(mutex)
       return
     }
@@ -356,7 +388,7 @@ final class EngineLock: @unchecked Sendable {
   ///
   /// `refill`: `effects` is the outbox (the caller holds a copy): the spare buffer, if any,
   /// becomes the outbox, else the outbox is emptied.
-  private func claim(_ effects: [Effect], refill: Bool, after earlier: [[Effect]] = []) -> Role {
+  private func claim(_ effects: [Effect], refill: Bool) -> Role {
     let me = currentThreadID()
     return withFIFO {
       if refill {
@@ -368,7 +400,6 @@ final class EngineLock: @unchecked Sendable {
         // mutation callback — made these client calls: deliver them at once, nested, before the
         // current batch goes on, as TanStack's synchronous listeners would.
         if deliverer == me { return .inline }
-        for block in earlier { for effect in block where effect.isListener { fifo.append(effect) } }
         for effect in effects where effect.isListener { fifo.append(effect) }
         return .queued
       }
@@ -380,30 +411,29 @@ final class EngineLock: @unchecked Sendable {
 
   /// Performs `effects` (without holding `mutex`) in the role ``claim(_:)`` gave them: the
   /// deliverer runs them in order and then the FIFO; a queued thread runs only the plumbing.
-  /// `earlier`: effects to perform first, in order (``commit(_:refill:after:)``).
-  private func perform(_ effects: consuming [Effect], as role: Role, after earlier: consuming [[Effect]] = []) {
+  private func perform(_ effects: consuming [Effect], as role: Role) {
     switch role {
     case .queued:
-      for block in earlier { for effect in block where !effect.isListener { effect.run(self) } }
       for effect in effects where !effect.isListener { effect.run(self) }
       return
     case .inline:
-      for block in earlier { for effect in block { effect.run(self) } }
       for effect in effects { effect.run(self) }
       return
     case .deliverer:
       break
     }
-    var earlier = earlier
-    for b in earlier.indices { runInPlace(&earlier[b]) }
     var effects = effects
     runInPlace(&effects)
     // Emptied here, without `fifoLock` (freeing an effect may run user code: a captured
-    // object's `deinit`), and kept as the next outbox if it is not too large to keep; the
-    // earlier blocks first, in order.
-    if !earlier.isEmpty { earlier = [] }
+    // object's `deinit`), and kept as the next outbox if it is not too large to keep.
     effects.removeAll(keepingCapacity: true)
-    let keep = effects.capacity <= Self.spareCapacityLimit
+    drainFIFO(offering: &effects, keep: effects.capacity <= Self.spareCapacityLimit)
+  }
+
+  /// The deliverer's end: runs the FIFO's effects (queued behind its delivery) in order until
+  /// it is empty, then gives up the role. `effects`, emptied, becomes the spare buffer if
+  /// `keep` and it is larger than the current one.
+  private func drainFIFO(offering effects: inout [Effect], keep: Bool) {
     // The delivered FIFO, taken out under `fifoLock` and freed after it: its effects may hold
     // the last references to objects whose `deinit` is user code.
     var delivered: [Effect] = []
@@ -468,13 +498,91 @@ final class EngineLock: @unchecked Sendable {
     /// The thread (``currentThreadID()``).
     let thread: UInt
     var depth = 1
-    /// The listener effects waiting for the batch's end: `blocks` (full ones, in order), then
-    /// `effects`. A transaction inside the batch records into `effects` (as `batchOutbox`) and
-    /// starts a new block when it holds ``batchBlockSize`` (``retireBatchBlock()``): one array
-    /// grown by doubling to the batch's size copied every effect at each doubling, and its
+    /// The listener effects waiting for the batch's end, in order, in blocks of at most
+    /// ``batchBlockSize``: a transaction inside the batch records into the last one
+    /// (`batchBlock`) and starts a new one when it is full (``appendToNewBatchBlock(_:)``). One
+    /// array grown by doubling to the batch's size copied every effect at each doubling, and its
     /// largest buffers came from `mmap` (fresh pages), about a tenth of a 10k-call batch's time.
-    var blocks: [[Effect]] = []
-    var effects: [Effect] = []
+    var blocks: [EffectBlock] = []
+
+    /// Records `effect` after the waiting ones (outside a transaction of the batch's thread).
+    mutating func append(_ effect: consuming Effect) {
+      if let last = blocks.last, last.count < EngineLock.batchBlockSize {
+        last.append(effect)
+      } else {
+        let block = EffectBlock()
+        block.append(effect)
+        blocks.append(block)
+      }
+    }
+  }
+
+  /// A block of a batch's listener effects: room for ``batchBlockSize``, filled in order and
+  /// never moved or grown. Appending writes the next slot (an array's append checked its
+  /// buffer's uniqueness and capacity first), and the block frees its effects with their own
+  /// destroy when it goes, in order (an array freed them through the runtime's generic
+  /// `swift_arrayDestroy` and the enum's value witness, one call per effect).
+  private final class EffectBlock {
+    // Thread safety: a block is touched only by the thread holding `mutex` while its batch is
+    // open, and by the thread that ended the batch afterwards (the deliverer running it, or
+    // `fifoLock`'s holder moving its effects out); no access runs user code.
+    /// Where the effects and their count lie, fixed for the block's life.
+    struct Slots {
+      /// Room for ``batchBlockSize`` effects, the first `count.pointee` initialized.
+      let effects: UnsafeMutablePointer<Effect>
+      let count: UnsafeMutablePointer<Int>
+    }
+    let slots: Slots
+    var effects: UnsafeMutablePointer<Effect> { slots.effects }
+    var count: Int {
+      get { slots.count.pointee }
+      set { slots.count.pointee = newValue }
+    }
+
+    init() {
+      slots = Slots(effects: .allocate(capacity: EngineLock.batchBlockSize), count: .allocate(capacity: 1))
+      slots.count.initialize(to: 0)
+    }
+
+    /// Frees the effects in order, each with the enum's own destroy (`deinitialize(count:)`
+    /// is the runtime's generic `swift_arrayDestroy`, one value-witness call per effect).
+    deinit {
+      var i = 0
+      let n = count
+      while i < n {
+        _ = (effects + i).move()
+        i += 1
+      }
+      effects.deallocate()
+      slots.count.deallocate()
+    }
+
+    /// Records `effect` in the next slot; the block must not be full.
+    @inline(__always)
+    func append(_ effect: consuming Effect) {
+      (effects + count).initialize(to: effect)
+      count += 1
+    }
+
+    /// Runs the effects in order, each moved out, run and moved back (run where it lies, its
+    /// listener and result box were retained and released around the call).
+    @inline(__always)
+    func runAll(_ lock: EngineLock) {
+      var i = 0
+      while i < count {
+        let effect = (effects + i).move()
+        effect.run(lock)
+        (effects + i).initialize(to: effect)
+        i += 1
+      }
+    }
+
+    /// Moves the effects, in order, to the end of `array`; the block is left empty.
+    func moveAll(into array: inout [Effect]) {
+      array.reserveCapacity(array.count + count)
+      for i in 0..<count { array.append((effects + i).move()) }
+      count = 0
+    }
   }
 
   /// How many effects a transaction records into one block of its batch (24 bytes each: a
@@ -484,21 +592,24 @@ final class EngineLock: @unchecked Sendable {
   /// Records a listener effect of a transaction that records into its batch (`defersToBatch`),
   /// starting a new block when the current one is full.
   @inline(__always)
-  private func appendToBatch(_ effect: Effect) {
-    if batchOutbox.count >= Self.batchBlockSize { retireBatchBlock() }
-    batchOutbox.append(effect)
+  private func appendToBatch(_ effect: consuming Effect) {
+    recordedInBatch = true
+    if let block = batchBlock, block.count.pointee < Self.batchBlockSize {
+      (block.effects + block.count.pointee).initialize(to: effect)
+      block.count.pointee += 1
+    } else {
+      appendToNewBatchBlock(effect)
+    }
   }
 
-  /// Puts the full `batchOutbox` after its batch's blocks and starts an empty one with room for
-  /// a block. Called with `mutex` held, in a transaction recording into its batch.
+  /// Starts a new block after its batch's blocks with `effect` (it had none, or the last one
+  /// is full). Called with `mutex` held, in a transaction recording into its batch.
   @inline(never)
-  private func retireBatchBlock() {
-    var block: [Effect] = []
-    block.reserveCapacity(Self.batchBlockSize)
-    swap(&block, &batchOutbox)
+  private func appendToNewBatchBlock(_ effect: consuming Effect) {
+    let block = EffectBlock()
+    block.append(effect)
     batches[batchOutboxIndex].blocks.append(block)
-    // Something was recorded in this transaction (`canActNow`).
-    batchOutboxStart = -1
+    batchBlock = block.slots
   }
 
   /// The index of `thread`'s entry in `batches`, if it is inside a batch. Called with `mutex`
