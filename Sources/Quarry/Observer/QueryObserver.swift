@@ -814,6 +814,7 @@ public class QueryObserver: @unchecked Sendable {
     // Compared where it lies, without a reference of its own: `currentResultBox` holds the
     // box, and the comparison (`sameData`: of primitives at most, by value) writes nothing.
     if let previous = currentResultBox?.resultPointer,
+      !dataDiffersCheaply(previous.pointee.dataBox, query.stateStorage.dataBox),
       !QueryObserverResultBox.hasChangedProperties(
         previous, toStateResultOf: query, isFetched: isFetched, isFetchedAfterMount: isFetchedAfterMount,
         isStale: isStale, isEnabled: isEnabled)

@@ -263,3 +263,12 @@ final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void> {
     return current.pointee.infinite != nil
   }
 }
+
+/// Whether ``sameData(_:_:)`` is false, known without a call: one box and no box, or two
+/// distinct boxes of common primitives whose values differ. `false` also when only `sameData`
+/// can tell.
+@inline(__always)
+func dataDiffersCheaply(_ a: DataBox?, _ b: DataBox?) -> Bool {
+  guard let x = a, let y = b else { return a !== b }
+  return x !== y && x.isCommonPrimitive && y.isCommonPrimitive && !x.commonPrimitiveEquals(y)
+}
