@@ -20,7 +20,8 @@ import Darwin
 ///   as every keyed read of the engine runs (its lock is a `pthread_mutex`): the locked
 ///   instructions order memory, so what the unlocked loop overlaps is paid one read at a time.
 enum ScaleFloorWorkloads {
-  static func run(_ n: Int) -> [Measurement] {
+  /// `rounds`: each workload's median of that many rounds over the same blocks.
+  static func run(_ n: Int, rounds: Int) -> [Measurement] {
     let sizes = FloorWorkloads.objectSizes()
     var queries: [UnsafeMutableRawPointer] = []
     var boxes: [UnsafeMutableRawPointer] = []
@@ -36,21 +37,24 @@ enum ScaleFloorWorkloads {
       queries[order[k]].storeBytes(of: queries[order[(k + 1) % n]], as: UnsafeMutableRawPointer.self)
       queries[k].storeBytes(of: k, toByteOffset: 8, as: Int.self)
     }
-    var out: [Measurement] = []
+    var results: [[Measurement]] = [[], [], [], []]
     var end = queries[0]
-    out.append(measure("scale.floor.chase.\(n)", n: n) { end = chase(queries[0], steps: n) })
-    precondition(end == queries[0], "the chase is one cycle of every block")
     // Each block once, in the random order, read independently.
     let targets = order.map { queries[$0] }
     var sum = 0
-    out.append(measure("scale.floor.probe.\(n)", n: n) { sum &+= probe(targets) })
     let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
-    out.append(measure("scale.floor.probe.locked.\(n)", n: n) { sum &+= probeLocked(targets, mutex) })
     var mixed = 0
-    out.append(measure("scale.floor.probe.work.\(n)", n: n) { mixed &+= probeWorking(targets, mutex) })
-    precondition(sum == 2 * (0..<n).reduce(0, +) && mixed != 1)
+    for _ in 0..<rounds {
+      results[0].append(measure("scale.floor.chase.\(n)", n: n) { end = chase(queries[0], steps: n) })
+      precondition(end == queries[0], "the chase is one cycle of every block")
+      results[1].append(measure("scale.floor.probe.\(n)", n: n) { sum &+= probe(targets) })
+      results[2].append(measure("scale.floor.probe.locked.\(n)", n: n) { sum &+= probeLocked(targets, mutex) })
+      results[3].append(measure("scale.floor.probe.work.\(n)", n: n) { mixed &+= probeWorking(targets, mutex) })
+    }
+    precondition(sum == 2 * rounds * (0..<n).reduce(0, +) && mixed != 1)
+    let out = results.map(median)
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
     for block in queries { free(block) }
