@@ -202,7 +202,9 @@ final class FetchOptions: Sendable {
 /// Whether a value is a nil `Optional` in disguise: TanStack's `undefined` data.
 func isUndefined(_ value: any Sendable) -> Bool {
   // A plain struct or enum is never a nil `Optional`: skip the runtime's conformance search.
-  guard castMaySeeThrough(type(of: value)) else { return false }
+  // The stored type (read from the existential) answers as `type(of:)` does here: it is the
+  // exact type of a struct or enum, and any class passes.
+  guard castMaySeeThrough(storedType(of: value)) else { return false }
   guard let optional = value as? any OptionalValue else { return false }
   return optional.isNone
 }
@@ -318,8 +320,12 @@ extension Query {
     switch run.outcome {
     case .pending: preconditionFailure("a fetch settles once its retryer has")
     case .fulfilled(let returned):
-      let data = unboxed(returned)
-      if isUndefined(data) {
+      // A plain struct or enum (an `Int`, a `String`, a model) is neither a box nor an undefined
+      // `Optional`: `unboxed` returns it and `isUndefined` says no, so neither is asked (each
+      // opened the value again; `isUndefined` asked the runtime for its dynamic type).
+      let plain = !castMaySeeThrough(storedType(of: returned))
+      let data = plain ? returned : unboxed(returned)
+      if !plain && isUndefined(data) {
         failure = QuarryError.undefinedData(queryHash: queryHash)
       } else {
         setData(returned, manual: false)
