@@ -56,7 +56,7 @@ extension QueryClient {
   package func invalidateQueriesPromise(_ filters: InvalidateQueryFilters = InvalidateQueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
     engine.lock.sync {
       let revision = queryCache.revision
-      let invalidated = queryCache.findAll(filters.filters)
+      var invalidated = queryCache.findAll(filters.filters)
       for index in invalidated.indices {
         // Unretained: `invalidated`, this closure's own array, holds each query until it returns
         // (a `for in` retained and released each around its invalidation).
@@ -79,8 +79,14 @@ extension QueryClient {
       // set. So the type alone is tested again on the first search's queries, as the second
       // search would test it (after the key, on each query in order).
       if queryCache.revision == revision, Self.refetchMatchesInvalidated(filters.filters) {
-        let queries = type == .all ? invalidated : invalidated.filter { ($0.isActiveLocked()) == (type == .active) }
-        return refetchPromise(queries, options)
+        // Filtered in place: `removeAll(where:)` asks each query once, in order, as `filter`
+        // did, and keeps the rest in order, without a second array (its allocation, and a
+        // retain and an append per query kept). Nothing reads the unfiltered array after.
+        if type != .all {
+          let active = type == .active
+          invalidated.removeAll { $0.isActiveLocked() != active }
+        }
+        return refetchPromise(invalidated, options)
       }
       return refetchQueriesPromise(refetch, options)
     }
