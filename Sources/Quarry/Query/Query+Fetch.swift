@@ -72,9 +72,9 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   /// context holds, and the context is not moved through an optional member (its value
   /// witnesses cost ~1,000 instructions per fetch).
   ///
-  /// The task's operation captures the run alone, so the run is its closure context (capturing
-  /// the options and the function too cost a context object per fetch, its allocation from
-  /// fresh memory and its release): the task reads them from the run as it starts. They stay
+  /// The task's operation captures the run alone and reads the options and the function from
+  /// it as it starts (captured too, they were retained into the closure's context and released
+  /// with it; the async closure still gets a context object of its own, 40 bytes). They stay
   /// there until the next attempt's ``prepareAttempt(_:_:)`` (after this task has left its
   /// outcome, under `abortState`'s lock) or the run's end; the query holds the same options.
   func startAttempt() {
