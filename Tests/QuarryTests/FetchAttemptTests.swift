@@ -84,4 +84,30 @@ import Testing
     let query = client.queryCache.find(QueryFilters(queryKey: ["k"]))!
     #expect(query.state.data == nil)
   }
+
+  /// A fetch's context reads its client through the query's cache link (no weak reference of
+  /// its own): the client itself while it lives, `nil` once it is gone; a running query function
+  /// holding its context does not keep the client alive.
+  @Test func aFetchContextsClientIsTheClientWithoutKeepingItAlive() {
+    let scheduler = VirtualScheduler()
+    var client: QueryClient? = QueryClient(scheduler: scheduler)
+    let contexts = Mutex<[QueryFunctionContext]>([])
+    var options = QueryOptions(queryKey: ["k"])
+    options.retry = .bool(false)
+    options.queryFn = .fn { context in
+      contexts.withLock { $0.append(context) }
+      await scheduler.sleep(10)
+      return 1
+    }
+    weak var weakClient = client
+    _ = client!.fetchQueryPromise(options)
+    scheduler.runUntilIdle()
+    #expect(contexts.withLock { $0.count } == 1)
+    #expect(contexts.withLock { $0[0].client } === weakClient)
+    #expect(weakClient != nil)
+    client = nil
+    #expect(weakClient == nil)
+    #expect(contexts.withLock { $0[0].client } == nil)
+    scheduler.advance(by: 20)
+  }
 }

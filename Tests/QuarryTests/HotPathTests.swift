@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import Quarry
 
@@ -12,6 +13,41 @@ import Testing
     #expect(!isUndefined(JSONValue.undefined as any Sendable))
     #expect(!isUndefined(DataBox(1) as any Sendable))
     #expect(!isUndefined([Int?.none] as any Sendable))
+  }
+
+  /// A settling fetch skips `unboxed` and `isUndefined` for a plain struct or enum: every kind
+  /// of returned value settles as those checks say (a nil `Optional`, also nested or in a box,
+  /// fails with `undefinedData`; anything else is the data, a box's value unboxed).
+  @Test func aFetchSettlesEachKindOfReturnedValueAsTheGeneralChecksSay() {
+    struct Model: Sendable { var n: Int }
+    let cases: [(value: any Sendable, undefined: Bool)] = [
+      (1, false), ("x", false), (Model(n: 2), false), (JSONValue.null, false), (JSONValue.undefined, false),
+      (Int?.some(3) as any Sendable, false), (Int?.none as any Sendable, true), (Int??.some(nil) as any Sendable, true),
+      (DataBox(4), false), (DataBox(Int?.none as any Sendable), true), ([Int?.none] as any Sendable, false),
+    ]
+    for (value, undefined) in cases {
+      let scheduler = VirtualScheduler()
+      let client = QueryClient(scheduler: scheduler)
+      var options = QueryOptions(queryKey: ["k"])
+      options.retry = .bool(false)
+      options.queryFn = .fn { _ in value }
+      let outcome = Mutex<Result<any Sendable, any Error>?>(nil)
+      client.fetchQueryPromise(options).whenSettled { result in outcome.withLock { $0 = result } }
+      scheduler.runUntilIdle()
+      let expected = String(describing: unboxed(value))
+      switch outcome.withLock({ $0 }) {
+      case .success(let data)?:
+        #expect(!undefined, "\(expected) settled as data")
+        #expect(String(describing: data) == expected)
+        #expect(String(describing: client.getQueryData(["k"])!) == expected)
+      case .failure(let error)?:
+        #expect(undefined, "\(expected) failed: \(error)")
+        #expect(error as? QuarryError == QuarryError.undefinedData(queryHash: #"["k"]"#))
+        #expect(client.getQueryData(["k"]) == nil)
+      case nil:
+        Issue.record("\(expected): the fetch did not settle")
+      }
+    }
   }
 
   /// `setQueryData(_:value:)` skips the updater but not TanStack's `data === undefined` check:

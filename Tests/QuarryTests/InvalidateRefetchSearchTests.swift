@@ -89,4 +89,51 @@ import Testing
     #expect(second?.state.isInvalidated == false)
     scheduler.runUntilIdle()
   }
+
+  /// The refetch type is tested on the invalidated queries in place: right after the
+  /// invalidation's own observer updates (what an invalidation with `refetchType: .none` asks),
+  /// each query's `enabled` function is asked once, in cache order (as `filter` asked it); the
+  /// refetch then asks the first query kept (its `isDisabled`), and the kept ones fetch in order.
+  @Test func theRefetchTypeAsksEachQueryOnceInOrderAndKeepsTheOrder() {
+    let enabled = [true, false, false, true, true, false, true]
+    func invalidate(_ refetchType: InvalidateQueryFilters.RefetchType) -> (asked: [Int], fetched: [Int]) {
+      let scheduler = VirtualScheduler()
+      let client = QueryClient(scheduler: scheduler)
+      let asked = Mutex<[Int]>([])
+      let fetched = Mutex<[Int]>([])
+      var unsubscribes: [@Sendable () -> Void] = []
+      for (i, isEnabled) in enabled.enumerated() {
+        var options = QueryOptions(queryKey: ["todos", .number(Double(i))])
+        options.queryFn = .fn { _ in
+          fetched.withLock { $0.append(i) }
+          return i
+        }
+        options.staleTime = .value(.milliseconds(.infinity))
+        options.enabled = .function(FunctionBox { @Sendable _ in
+          asked.withLock { $0.append(i) }
+          return isEnabled
+        })
+        client.setQueryData(["todos", .number(Double(i))], value: i)
+        unsubscribes.append(QueryObserver(client: client, options: options).subscribe { _ in })
+      }
+      scheduler.runUntilIdle()
+      asked.withLock { $0 = [] }
+      _ = client.invalidateQueriesPromise(InvalidateQueryFilters(QueryFilters(queryKey: ["todos"]), refetchType: refetchType))
+      scheduler.runUntilIdle()
+      unsubscribes.forEach { $0() }
+      return (asked.withLock { $0 }, fetched.withLock { $0 })
+    }
+    let invalidation = invalidate(.none).asked
+    #expect(!invalidation.isEmpty)
+    for refetchType in [InvalidateQueryFilters.RefetchType.active, .inactive] {
+      let (asked, fetched) = invalidate(refetchType)
+      let kept = enabled.indices.filter { enabled[$0] == (refetchType == .active) }
+      #expect(Array(asked.prefix(invalidation.count)) == invalidation, "\(refetchType)")
+      let typeTest = Array(asked.dropFirst(invalidation.count).prefix(enabled.count))
+      #expect(typeTest == Array(enabled.indices), "\(refetchType)")
+      #expect(asked.dropFirst(invalidation.count + enabled.count).first == kept.first, "\(refetchType)")
+      // Inactive queries are disabled (their observers' `enabled` is false): none fetches.
+      #expect(fetched == (refetchType == .active ? kept : []), "\(refetchType)")
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import Quarry
 import QuarryScenarios
@@ -193,5 +194,61 @@ import QuarryScenarios
       advance: { scheduler.advance(to: $0) }, now: { scheduler.now() })
     #expect(actual == expected)
     #expect(expected.count > 40)
+  }
+
+  /// The job queue is a ring that grows by doubling: jobs run in the order queued whatever the
+  /// ring's wrap-around and growth (including jobs queued by running jobs, which land behind
+  /// the wrapped ones), each job's closure is released once it has run, and jobs still queued
+  /// when the scheduler goes away are released with it.
+  @Test func jobsRunInQueueOrderAcrossTheRingsWrapAndGrowth() {
+    final class Token: Sendable {}
+    let ran = Mutex<[Int]>([])
+    weak var firstToken: Token?
+    do {
+      let scheduler = VirtualScheduler()
+      var next = 0
+      var expected: [Int] = []
+      // Rounds of different sizes move the ring's head around before it grows past 16, 32, 64.
+      for round in [3, 15, 16, 17, 40, 5, 100] {
+        for _ in 0..<round {
+          let n = next
+          next += 1
+          expected.append(n)
+          // Every fifth job queues one more, behind everything queued so far.
+          if n % 5 == 0 {
+            let child = 100_000 + n
+            scheduler.enqueue {
+              ran.withLock { $0.append(n) }
+              scheduler.enqueue { ran.withLock { $0.append(child) } }
+            }
+          } else {
+            scheduler.enqueue { ran.withLock { $0.append(n) } }
+          }
+        }
+        #expect(!scheduler.isIdle)
+        scheduler.runUntilIdle()
+        #expect(scheduler.isIdle)
+        let children = expected.filter { $0 % 5 == 0 }.map { 100_000 + $0 }
+        #expect(ran.withLock { $0 } == expected + children, "round of \(round)")
+        ran.withLock { $0 = [] }
+        expected = []
+      }
+      do {
+        let token = Token()
+        firstToken = token
+        scheduler.enqueue { withExtendedLifetime(token) {} }
+      }
+      #expect(firstToken != nil)
+      scheduler.runUntilIdle()
+      #expect(firstToken == nil)
+      do {
+        let queued = Token()
+        firstToken = queued
+        for _ in 0..<40 { scheduler.enqueue { withExtendedLifetime(queued) {} } }
+      }
+      #expect(firstToken != nil)
+    }
+    // The scheduler is gone with 40 jobs queued: their closures were released.
+    #expect(firstToken == nil)
   }
 }

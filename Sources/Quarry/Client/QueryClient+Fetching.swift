@@ -56,7 +56,7 @@ extension QueryClient {
   package func invalidateQueriesPromise(_ filters: InvalidateQueryFilters = InvalidateQueryFilters(), _ options: RefetchOptions = RefetchOptions()) -> Promise<Void> {
     engine.lock.sync {
       let revision = queryCache.revision
-      let invalidated = queryCache.findAll(filters.filters)
+      var invalidated = queryCache.findAll(filters.filters)
       for index in invalidated.indices {
         // Unretained: `invalidated`, this closure's own array, holds each query until it returns
         // (a `for in` retained and released each around its invalidation).
@@ -79,8 +79,14 @@ extension QueryClient {
       // set. So the type alone is tested again on the first search's queries, as the second
       // search would test it (after the key, on each query in order).
       if queryCache.revision == revision, Self.refetchMatchesInvalidated(filters.filters) {
-        let queries = type == .all ? invalidated : invalidated.filter { ($0.isActiveLocked()) == (type == .active) }
-        return refetchPromise(queries, options)
+        // Filtered in place: `removeAll(where:)` asks each query once, in order, as `filter`
+        // did, and keeps the rest in order, without a second array (its allocation, and a
+        // retain and an append per query kept). Nothing reads the unfiltered array after.
+        if type != .all {
+          let active = type == .active
+          invalidated.removeAll { $0.isActiveLocked() != active }
+        }
+        return refetchPromise(invalidated, options)
       }
       return refetchQueriesPromise(refetch, options)
     }
@@ -118,6 +124,9 @@ extension QueryClient {
     // `map`), then each promise is counted in order (`Promise.all` subscribing).
     var fetches: [(promise: Promise<any Sendable>, paused: Bool)] = []
     fetches.reserveCapacity(queries.count)
+    // Whether any fetch is paused, noted as they start (a `contains(where: \.paused)` walked
+    // them again through a key path).
+    var anyPaused = false
     for index in queries.indices {
       // Unretained: `queries`, the caller's array, holds each query for this call (a `for in`
       // retained and released each around its checks and fetch).
@@ -126,13 +135,19 @@ extension QueryClient {
         // `fetch(sharing:)`: `fetch(nil, …)` copied and destroyed its `nil` `QueryOptions?`
         // through outlined value operations (about 200 instructions per query).
         let fetch = query.fetch(sharing: nil, fetchOptions)
-        fetches.append((fetch, query.stateStorage.fetchStatus == .paused))
+        let paused = query.stateStorage.fetchStatus == .paused
+        if paused { anyPaused = true }
+        fetches.append((fetch, paused))
       }
     }
     let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
-    if !throwOnError, !fetches.contains(where: \.paused) {
+    if !throwOnError, !anyPaused {
       // The common case: only the last fetch to settle queues a job (`countIgnoringRejectionOnly`).
-      for (fetch, _) in fetches { countdown.countIgnoringRejectionOnly(fetch) }
+      // Unretained: `fetches` holds each promise until this returns (a `for in` retained and
+      // released each).
+      for index in fetches.indices {
+        Unmanaged.passUnretained(fetches[index].promise)._withUnsafeGuaranteedRef { countdown.countIgnoringRejectionOnly($0) }
+      }
       return countdown.all.then { _ in () }
     }
     for (fetch, paused) in fetches {

@@ -18,7 +18,10 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   // `abortState` is a `Mutex`, reached only through `withLock(orderingFor:)`; `attemptOptions`
   // and `attemptFn` are written under the engine lock by `runQueryFn(of:)` and taken by the
   // start it records, on the same thread after the transaction; the other members added here
-  // are immutable; the retryer's and the promise's own are guarded as theirs are.
+  // are immutable; the retryer's and the promise's own are guarded as theirs are. The attempt's
+  // task reads `attemptOptions` and `attemptFn` as it starts: after the transaction that wrote
+  // them (its creation orders the two), and before the write of the next attempt, which comes
+  // after this task left its outcome under `abortState`'s lock.
   let query: Query
   let fetchOptions: FetchOptions?
   /// The signal once made; before, whether the fetch was aborted and the task to cancel then.
@@ -31,7 +34,8 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
     var attemptOutcome = PromiseState.pending
   }
   private let abortState = Mutex(AbortState())
-  /// The attempt's options and function, from `runQueryFn(of:)` until its start.
+  /// The attempt's options and function, from `runQueryFn(of:)` until the next attempt's (read
+  /// by the attempt's task as it starts, ``startAttempt()``).
   private var attemptOptions: QueryOptionsBox?
   private var attemptFn: QueryFunction?
   /// An infinite query's fetch function; `nil` calls the query function (`runQueryFn`).
@@ -67,11 +71,15 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   /// options, the query's key (immutable) and its client (set once): the values TanStack's
   /// context holds, and the context is not moved through an optional member (its value
   /// witnesses cost ~1,000 instructions per fetch).
+  ///
+  /// The task's operation captures the run alone and reads the options and the function from
+  /// it as it starts (captured too, they were retained into the closure's context and released
+  /// with it; the async closure still gets a context object of its own, 40 bytes). They stay
+  /// there until the next attempt's ``prepareAttempt(_:_:)`` (after this task has left its
+  /// outcome, under `abortState`'s lock) or the run's end; the query holds the same options.
   func startAttempt() {
-    guard let options = attemptOptions, let fn = attemptFn else { preconditionFailure("an attempt starts once") }
-    attemptOptions = nil
-    attemptFn = nil
-    let task = Task<Void, any Error>.immediate(executorPreference: scheduler.taskExecutor) { [self, options, fn] () async throws -> Void in
+    let task = Task<Void, any Error>.immediate(executorPreference: scheduler.taskExecutor) { [self] () async throws -> Void in
+      guard let options = attemptOptions, let fn = attemptFn else { preconditionFailure("an attempt starts once prepared") }
       let context = query.functionContext(meta: options.options.meta, run: self)
       do {
         attemptSettled(.fulfilled(try await fn.call(context)))
@@ -194,7 +202,9 @@ final class FetchOptions: Sendable {
 /// Whether a value is a nil `Optional` in disguise: TanStack's `undefined` data.
 func isUndefined(_ value: any Sendable) -> Bool {
   // A plain struct or enum is never a nil `Optional`: skip the runtime's conformance search.
-  guard castMaySeeThrough(type(of: value)) else { return false }
+  // The stored type (read from the existential) answers as `type(of:)` does here: it is the
+  // exact type of a struct or enum, and any class passes.
+  guard castMaySeeThrough(storedType(of: value)) else { return false }
   guard let optional = value as? any OptionalValue else { return false }
   return optional.isNone
 }
@@ -278,7 +288,7 @@ extension Query {
   /// and the run's signal, whose first read marks it consumed.
   func functionContext(meta: JSONValue?, run: QueryFetchRun) -> QueryFunctionContext {
     QueryFunctionContext(
-      queryKey: queryKey, meta: meta, client: client, signalSource: run,
+      queryKey: queryKey, meta: meta, link: link, signalSource: run,
       // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
       // context of its own (a weak capture cost one, and the query's weak-reference table).
       onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
@@ -310,8 +320,12 @@ extension Query {
     switch run.outcome {
     case .pending: preconditionFailure("a fetch settles once its retryer has")
     case .fulfilled(let returned):
-      let data = unboxed(returned)
-      if isUndefined(data) {
+      // A plain struct or enum (an `Int`, a `String`, a model) is neither a box nor an undefined
+      // `Optional`: `unboxed` returns it and `isUndefined` says no, so neither is asked (each
+      // opened the value again; `isUndefined` asked the runtime for its dynamic type).
+      let plain = !castMaySeeThrough(storedType(of: returned))
+      let data = plain ? returned : unboxed(returned)
+      if !plain && isUndefined(data) {
         failure = QuarryError.undefinedData(queryHash: queryHash)
       } else {
         setData(returned, manual: false)

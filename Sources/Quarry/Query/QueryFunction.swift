@@ -82,7 +82,13 @@ public struct QueryFunctionContext: Sendable {
   @DeepReleased public private(set) var pageParam: JSONValue?
   /// The client whose query is fetching (TanStack's `client`). Weak: a running query function
   /// does not keep a released client alive (its fetch then settles with nobody to tell).
-  public private(set) weak var client: QueryClient?
+  public var client: QueryClient? { clientLink?.client ?? givenClient }
+  /// A fetch's context reads its client through its query's cache link, which holds it weakly
+  /// already (a weak reference formed, loaded and destroyed per fetch cost about 170
+  /// instructions).
+  private let clientLink: QueryCacheLink?
+  /// The client given by other callers (a streamed query's inner context); weak, as above.
+  private weak var givenClient: QueryClient?
   /// Which way an infinite query's page is fetched (`nil` for other queries).
   public let direction: FetchDirection?
   /// Where the signal comes from (a fetch's is made when first asked for).
@@ -101,7 +107,19 @@ public struct QueryFunctionContext: Sendable {
     self.meta = meta
     self.pageParam = pageParam
     self.direction = direction
-    self.client = client
+    self.clientLink = nil
+    self.givenClient = client
+    self.signalSource = signalSource
+    self.onSignalRead = onSignalRead
+  }
+
+  /// A fetch's context: its client is `link`'s.
+  init(queryKey: QueryKey, meta: JSONValue?, link: QueryCacheLink, signalSource: any AbortSignalSource, onSignalRead: @escaping @Sendable () -> Void) {
+    self.queryKey = queryKey
+    self.meta = meta
+    self.pageParam = nil
+    self.direction = nil
+    self.clientLink = link
     self.signalSource = signalSource
     self.onSignalRead = onSignalRead
   }

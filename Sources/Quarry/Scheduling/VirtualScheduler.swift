@@ -48,10 +48,16 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
   // access, nine or so per refetch (jobs queued and run, timers set).
   @exclusivity(unchecked) private var current: Double
   @exclusivity(unchecked) private var timers = TimerQueue<Double, Timer>()
-  /// Queued jobs from `jobHead` on; a job's slot is emptied when it is taken, so what it holds
-  /// is released as soon as it has run, not when the whole queue has drained.
-  @exclusivity(unchecked) private var jobs: [Job?] = []
+  /// The queued jobs, in a ring of `jobCapacity` slots (0 or a power of two): `jobCount` of
+  /// them from slot `jobHead` on, wrapping around. A job is moved out of its slot when it is
+  /// taken, so what it holds is released as soon as it has run, and the slots are used again.
+  /// (An array appended to until the queue drained grew to every job queued in the drain — a
+  /// refetch's delivery and settle jobs one after the other, twice the most ever waiting — and
+  /// destroyed its emptied slots one by one at the end, about 50 instructions each.)
+  @exclusivity(unchecked) private var jobSlots: UnsafeMutablePointer<Job>?
+  @exclusivity(unchecked) private var jobCapacity = 0
   @exclusivity(unchecked) private var jobHead = 0
+  @exclusivity(unchecked) private var jobCount = 0
   @exclusivity(unchecked) private var nextID: UInt64 = 0
   @exclusivity(unchecked) private var inTimerPhase = false
 
@@ -63,6 +69,12 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
 
   /// Creates a scheduler whose clock reads `start` milliseconds.
   public init(start: Double = 0) { self.current = start }
+
+  deinit {
+    guard let slots = jobSlots else { return }
+    for offset in 0..<jobCount { (slots + ((jobHead + offset) & (jobCapacity - 1))).deinitialize(count: 1) }
+    slots.deallocate()
+  }
 
   /// The virtual time in milliseconds.
   public func now() -> Double { locked { current } }
@@ -102,20 +114,20 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
 
   /// Queues a job; it runs when the scheduler drains.
   public func enqueue(_ job: @escaping @Sendable () -> Void) {
-    locked { jobs.append(.closure(job)) }
+    locked { pushJob(.closure(job)) }
   }
 
   /// Queues a task job (the `TaskExecutor` requirement).
   public func enqueue(_ job: consuming ExecutorJob) {
     let unowned = UnownedJob(job)
-    locked { jobs.append(.task(unowned)) }
+    locked { pushJob(.task(unowned)) }
   }
 
   /// This scheduler runs query functions itself.
   public var taskExecutor: (any TaskExecutor)? { self }
 
   /// Whether no job or task is waiting to run.
-  public var isIdle: Bool { locked { jobHead == jobs.count } }
+  public var isIdle: Bool { locked { jobCount == 0 } }
 
   /// The due time of the earliest timer, if any.
   public var nextTimerDue: Double? { locked { timers.firstDue() } }
@@ -137,16 +149,33 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
 
   private func popJob() -> Job? {
     locked {
-      guard jobHead < jobs.count else {
-        jobs.removeAll(keepingCapacity: true)
-        jobHead = 0
-        return nil
-      }
-      // Moved out of its slot (`take()`): a copy and `= nil` cost a retain and a release per job.
-      let job = jobs[jobHead].take()
-      jobHead += 1
+      guard jobCount > 0, let slots = jobSlots else { return nil }
+      // Moved out of its slot: a copy and a destroy cost a retain and a release per job.
+      let job = (slots + jobHead).move()
+      jobHead = (jobHead + 1) & (jobCapacity - 1)
+      jobCount -= 1
       return job
     }
+  }
+
+  /// Queues `job` at the ring's end, doubling the ring (its jobs moved, in order, to the start
+  /// of the new one) when it is full. Under `lock`.
+  private func pushJob(_ job: consuming Job) {
+    if jobCount == jobCapacity {
+      let capacity = max(16, jobCapacity * 2)
+      let grown = UnsafeMutablePointer<Job>.allocate(capacity: capacity)
+      if let slots = jobSlots {
+        for offset in 0..<jobCount {
+          (grown + offset).moveInitialize(from: slots + ((jobHead + offset) & (jobCapacity - 1)), count: 1)
+        }
+        slots.deallocate()
+      }
+      jobSlots = grown
+      jobCapacity = capacity
+      jobHead = 0
+    }
+    (jobSlots.unsafelyUnwrapped + ((jobHead + jobCount) & (jobCapacity - 1))).initialize(to: job)
+    jobCount += 1
   }
 
   /// Drains jobs, then fires every timer due by `time` (draining after each), and sets the clock
