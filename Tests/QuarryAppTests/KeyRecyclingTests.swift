@@ -114,3 +114,65 @@ private func key<Tag>(_ tag: Tag.Type, _ id: Int, _ page: Int) -> QueryKey {
     }
   }
 }
+
+// A key's root node keeps its keyed container for the next key (typedw16); the container
+// references the node without retaining it. A container the value kept must never write into
+// another key, whichever of the node's containers it was.
+
+private enum SwitchFirst {}
+private enum SwitchSecond {}
+nonisolated(unsafe) private var keptFirstContainer: KeyedEncodingContainer<VaryingKey<SwitchFirst>>?
+
+/// When `keep`, asks for a container of one key type, keeps it, then writes through a container
+/// of another; else writes into the kept one while encoding itself.
+struct SwitchingContainer: Encodable, Hashable, Sendable {
+  var keep: Bool
+  func encode(to encoder: any Encoder) throws {
+    if keep {
+      var first = encoder.container(keyedBy: VaryingKey<SwitchFirst>.self)
+      try first.encode(1, forKey: .a)
+      keptFirstContainer = first
+      var second = encoder.container(keyedBy: VaryingKey<SwitchSecond>.self)
+      try second.encode(2, forKey: .b)
+    } else {
+      var keyed = encoder.container(keyedBy: VaryingKey<SwitchSecond>.self)
+      try keyed.encode(1, forKey: .a)
+      try keptFirstContainer?.encode("stale", forKey: .d)
+      try keyed.encode(2, forKey: .b)
+    }
+  }
+}
+
+@Suite struct RootContainerTests {
+  /// A kept container of another key type than the node's last one is never reused either.
+  @Test func aKeptContainerOfAnotherKeyTypeNeverWritesIntoAnotherKey() {
+    let name = String(reflecting: EchoFunc<SwitchingContainer>.self)
+    for _ in 0..<20 {
+      _ = QueryCacheKey<EchoFunc<SwitchingContainer>>(variables: SwitchingContainer(keep: true)).queryKey
+      let key = QueryCacheKey<EchoFunc<SwitchingContainer>>(variables: SwitchingContainer(keep: false)).queryKey
+      #expect(identical(key, QueryKey([.string(name), ["a": 1, "b": 2]])), "\(key)")
+    }
+    keptFirstContainer = nil
+  }
+
+  /// Keys of two variables types built in turn (each root container replaced by the other's)
+  /// stay right, as do keys built from many tasks at once.
+  @Test func keysOfAlternatingTypesAndTasksStayRight() async {
+    for i in 0..<200 {
+      #expect(identical(key(Reused.self, i, 1), expected(Reused.self, i, 1)))
+      #expect(identical(key(Held.self, i, 2), expected(Held.self, i, 2)))
+    }
+    await withTaskGroup(of: Bool.self) { group in
+      for t in 0..<8 {
+        group.addTask {
+          (0..<500).allSatisfy { i in
+            let built = t % 2 == 0 ? key(Reused.self, i, t) : key(Held.self, i, t)
+            let wanted = t % 2 == 0 ? expected(Reused.self, i, t) : expected(Held.self, i, t)
+            return identical(built, wanted)
+          }
+        }
+      }
+      for await ok in group { #expect(ok) }
+    }
+  }
+}
