@@ -35,10 +35,14 @@ private func key<Tag>(_ tag: Tag.Type, _ id: Int, _ page: Int) -> QueryKey {
 
 @Suite struct KeyRecyclingTests {
   /// A table given back with nothing else referencing it is the next key's table (other tests
-  /// build keys at once and may take the spare node meanwhile, so one of many tries suffices).
+  /// build keys at once and may take the spare node meanwhile, so one of many tries suffices:
+  /// they are made until one is reused, for at most a minute).
   @Test func aGivenBackTableIsTheNextKeysTable() {
     var reused = false
-    for i in 0..<200 where !reused {
+    let deadline = ContinuousClock.now + .seconds(60)
+    var i = 0
+    while !reused, i < 200 || ContinuousClock.now < deadline {
+      i += 1
       // Moved out of an optional, so that no copy of the key outlives the call (as in a
       // debug build a `let` would).
       var first: QueryKey? = key(Reused.self, i, 1)

@@ -569,23 +569,29 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   /// The node written into: retained (`retained`), except by a root node's kept container,
   /// which the node itself holds (``Node/rootContainer``).
   private let retained: Node?
-  private unowned(unsafe) let node: Node
+  private let unretained: Unmanaged<Node>
   let codingPath: [any CodingKey]
 
   init(node: Node, codingPath: [any CodingKey]) {
     retained = node
-    self.node = node
+    unretained = .passUnretained(node)
     self.codingPath = codingPath
   }
 
   /// A root node's container (the root's coding path is empty), kept by the node.
   init(unretained node: Node) {
     retained = nil
-    self.node = node
+    unretained = .passUnretained(node)
     codingPath = []
   }
 
-  private func set(_ value: JSONValue, _ key: Key) { node.set(key.stringValue, .leaf(value)) }
+  /// The node (alive while this container is: `retained`, or the node holds it).
+  private var node: Node { unretained.takeUnretainedValue() }
+
+  private func set(_ value: JSONValue, _ key: Key) {
+    // Without retaining the node around the call (a retain and release per member).
+    unretained._withUnsafeGuaranteedRef { $0.set(key.stringValue, .leaf(value)) }
+  }
   /// A new node at `key`, for a nested container or encoder.
   private func child(_ key: Key) -> Node {
     let child = Node()
