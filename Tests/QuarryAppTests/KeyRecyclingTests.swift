@@ -122,9 +122,8 @@ private func key<Tag>(_ tag: Tag.Type, _ id: Int, _ page: Int) -> QueryKey {
   }
 }
 
-// A key's root node keeps its keyed container for the next key (typedw16); the container
-// references the node without retaining it. A container the value kept must never write into
-// another key, whichever of the node's containers it was.
+// A container the value kept must never write into another key, whichever of the root node's
+// containers (of two key types) it was; keys of types built in turn stay right.
 
 private enum SwitchFirst {}
 private enum SwitchSecond {}
@@ -151,7 +150,8 @@ struct SwitchingContainer: Encodable, Hashable, Sendable {
 }
 
 @Suite struct RootContainerTests {
-  /// A kept container of another key type than the node's last one is never reused either.
+  /// A kept container of another key type than the one the value wrote through last never
+  /// writes into another key either.
   @Test func aKeptContainerOfAnotherKeyTypeNeverWritesIntoAnotherKey() {
     let name = String(reflecting: EchoFunc<SwitchingContainer>.self)
     for _ in 0..<20 {
@@ -162,7 +162,7 @@ struct SwitchingContainer: Encodable, Hashable, Sendable {
     keptFirstContainer = nil
   }
 
-  /// Keys of two variables types built in turn (each root container replaced by the other's)
+  /// Keys of two variables types built in turn (each table given back replaced by the other's)
   /// stay right, as do keys built from many tasks at once.
   @Test func keysOfAlternatingTypesAndTasksStayRight() async {
     for i in 0..<200 {

@@ -25,7 +25,6 @@ public enum JSONValueEncoder {
   static func encodeKey<T: Encodable>(after prefix: [JSONValue], _ value: T) throws -> QueryKey {
     if let leaf = leafValue(value) { return QueryKey(keyParts(prefix, leaf)) }
     var node = Node.spare()
-    node.isRoot = true
     try value.encode(to: TreeEncoder(codingPath: [], storage: node))
     let key = node.key(after: prefix)
     Node.keep(&node)
@@ -41,10 +40,9 @@ public enum JSONValueEncoder {
   /// it copies it first, as writing into the shape's table does.
   @usableFromInline
   package static func recycle(_ key: consuming QueryKey) {
-    let parts = key.parts
+    var parts = key.parts
     _ = consume key
-    // Read, not removed: removing from an array the cache also holds would copy it.
-    guard parts.count == 2, case .object(let table) = parts[1] else { return }
+    guard parts.count == 2, case .object(let table) = parts.removeLast() else { return }
     _ = consume parts
     guard var node = Node.takeSpare() else { return }
     node.takeBack(table)
@@ -181,50 +179,11 @@ private final class Node {
   /// (a container or encoder the value's `encode(to:)` kept would write into the next key).
   static func keep(_ node: inout Node) {
     node.kind = .unset
-    if node.heldForGood || node.rootContainer?.isReferencedElsewhere == true {
-      // A keyed container the value kept references this node without retaining it: the node
-      // is never freed (a later write through the container goes nowhere, as a detached node's
-      // does) and never reused.
-      if !node.heldForGood {
-        node.heldForGood = true
-        _ = Unmanaged.passRetained(node)
-      }
-      return
-    }
     guard isKnownUniquelyReferenced(&node) else { return }
     let spare = Unmanaged.passRetained(node).toOpaque()
     if !spareNode.compareExchange(expected: 0, desired: UInt(bitPattern: spare), ordering: .releasing).exchanged {
       Unmanaged<Node>.fromOpaque(spare).release()
     }
-  }
-
-  /// Whether this node is a key's root (``JSONValueEncoder/encodeKey(after:_:)``): its keyed
-  /// container is kept for the next key (``rootContainer``).
-  var isRoot = false
-  /// A root node's keyed container, kept for the next object of the same `CodingKey` type:
-  /// making one costs two generic metadata lookups, the standard library's box around it and
-  /// a witness table (about 1,000 instructions per key), and destroying it about 280. It
-  /// references this node without retaining it (a retain would make the node never unique).
-  private(set) var rootContainer: RootContainer?
-  /// Whether a container that references this node without retaining it was kept by the
-  /// value's `encode(to:)`: the node is then retained for good and never reused.
-  var heldForGood = false
-
-  /// The keyed container of a root node for `Key` (``rootContainer``).
-  func rootKeyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if let cached = rootContainer, cached.keyType == ObjectIdentifier(Key.self) { return cached.container(Key.self) }
-    guard containerIsOneReference else {
-      return KeyedEncodingContainer(KeyedContainer<Key>(node: self, codingPath: []))
-    }
-    if let previous = rootContainer, previous.isReferencedElsewhere, !heldForGood {
-      // Another key type's container is still held (kept by the value, or still in use): the
-      // node must outlive it.
-      heldForGood = true
-      _ = Unmanaged.passRetained(self)
-    }
-    let container = KeyedEncodingContainer(KeyedContainer<Key>(unretained: self))
-    rootContainer = RootContainer(container)
-    return container
   }
 
   /// The shape this node's last object of a learned shape had: a reused root node starts its
@@ -407,57 +366,6 @@ private enum ShapeEntry {
   case varies
 }
 
-/// A root node's kept keyed container (``Node/rootContainer``): the container's value, held in
-/// memory of its own and copied out (with its type's value witnesses) for each key.
-private final class RootContainer {
-  let keyType: ObjectIdentifier
-  private let storage: UnsafeMutableRawPointer
-  private let destroy: (UnsafeMutableRawPointer) -> Void
-
-  init<Key: CodingKey>(_ container: KeyedEncodingContainer<Key>) {
-    let typed = UnsafeMutablePointer<KeyedEncodingContainer<Key>>.allocate(capacity: 1)
-    typed.initialize(to: container)
-    keyType = ObjectIdentifier(Key.self)
-    storage = UnsafeMutableRawPointer(typed)
-    destroy = { $0.assumingMemoryBound(to: KeyedEncodingContainer<Key>.self).deinitialize(count: 1) }
-  }
-
-  deinit {
-    destroy(storage)
-    storage.deallocate()
-  }
-
-  /// The container, for `Key` (its `keyType`).
-  @inline(__always)
-  func container<Key: CodingKey>(_ type: Key.Type) -> KeyedEncodingContainer<Key> {
-    storage.assumingMemoryBound(to: KeyedEncodingContainer<Key>.self).pointee
-  }
-
-  /// Whether anything but this holds the container's box: the value's `encode(to:)` kept a
-  /// copy of the container (`containerIsOneReference` checked that the container is its box).
-  var isReferencedElsewhere: Bool {
-    !isKnownUniquelyReferenced(&storage.assumingMemoryBound(to: AnyObject.self).pointee)
-  }
-}
-
-/// A `CodingKey` type for `containerIsOneReference`'s probe.
-private enum ProbeKey: CodingKey {
-  case probe
-}
-
-/// Whether a `KeyedEncodingContainer` is one reference to the standard library's box around
-/// the container (its layout in the standard libraries this was built against), which a root
-/// node's kept container is checked by (``RootContainer/isReferencedElsewhere``): checked once,
-/// and containers are not kept otherwise.
-private let containerIsOneReference: Bool = {
-  guard MemoryLayout<KeyedEncodingContainer<ProbeKey>>.size == MemoryLayout<AnyObject>.size,
-    MemoryLayout<KeyedEncodingContainer<ProbeKey>>.alignment == MemoryLayout<AnyObject>.alignment
-  else { return false }
-  let container = KeyedEncodingContainer(KeyedContainer<ProbeKey>(node: Node(), codingPath: []))
-  let box = unsafeBitCast(container, to: AnyObject.self)
-  return String(describing: type(of: box)).hasPrefix("_KeyedEncodingContainerBox")
-}()
-
 /// The address of the spare root node (`Node.spare()`, `Node.keep(_:)`), retained while here;
 /// 0 for none.
 private let spareNode = Atomic<UInt>(0)
@@ -527,7 +435,6 @@ private struct TreeEncoder: Encoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     if !storage.isObject { storage.startObject(Key.self) }
-    if storage.isRoot { return storage.rootKeyedContainer(Key.self) }
     return KeyedEncodingContainer(KeyedContainer<Key>(node: storage, codingPath: codingPath))
   }
 
@@ -566,32 +473,10 @@ private struct IndexKey: CodingKey {
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  /// The node written into: retained (`retained`), except by a root node's kept container,
-  /// which the node itself holds (``Node/rootContainer``).
-  private let retained: Node?
-  private let unretained: Unmanaged<Node>
+  let node: Node
   let codingPath: [any CodingKey]
 
-  init(node: Node, codingPath: [any CodingKey]) {
-    retained = node
-    unretained = .passUnretained(node)
-    self.codingPath = codingPath
-  }
-
-  /// A root node's container (the root's coding path is empty), kept by the node.
-  init(unretained node: Node) {
-    retained = nil
-    unretained = .passUnretained(node)
-    codingPath = []
-  }
-
-  /// The node (alive while this container is: `retained`, or the node holds it).
-  private var node: Node { unretained.takeUnretainedValue() }
-
-  private func set(_ value: JSONValue, _ key: Key) {
-    // Without retaining the node around the call (a retain and release per member).
-    unretained._withUnsafeGuaranteedRef { $0.set(key.stringValue, .leaf(value)) }
-  }
+  private func set(_ value: JSONValue, _ key: Key) { node.set(key.stringValue, .leaf(value)) }
   /// A new node at `key`, for a nested container or encoder.
   private func child(_ key: Key) -> Node {
     let child = Node()
