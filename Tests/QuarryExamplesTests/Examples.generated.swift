@@ -231,12 +231,12 @@ import QuarryScenarios
   try client.setQueryData(["todos"]) { (old: [Todo]?) in (old ?? []) + [newTodo] }
 }
 
-// Sources/Quarry/Client/QueryClient.swift:311
+// Sources/Quarry/Client/QueryClient.swift:302
 @MainActor @Sendable func example17() async throws {
   client.setQueryData(["user", 1], value: "Ada")
 }
 
-// Sources/Quarry/Client/QueryClient.swift:357
+// Sources/Quarry/Client/QueryClient.swift:348
 @MainActor @Sendable func example18() async throws {
   try client.setQueryData(["todos"]) { (old: [String]?) in (old ?? []) + ["buy milk"] }
 }
@@ -480,7 +480,7 @@ import QuarryScenarios
   let user = try await client.fetchQuery(FetchUser(), 42)
 }
 
-// Sources/QuarryApp/Client/QueryClient+Typed.swift:52
+// Sources/QuarryApp/Client/QueryClient+Typed.swift:56
 @MainActor @Sendable func example51() async throws {
   try client.setQueryData(QueryCacheKey<FetchUser>(variables: 42)) { old in old ?? User(id: 42, name: "?") }
 }

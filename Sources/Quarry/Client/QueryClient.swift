@@ -222,17 +222,8 @@ public final class QueryClient: @unchecked Sendable {
     var unhashed = false
   }
 
-  /// Looks up `queryKey`'s query for a write; the caller holds the engine lock.
-  @inline(__always)
-  private func writeTarget(_ queryKey: QueryKey) -> WriteTarget {
-    let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
-    if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
-      return WriteTarget(revision: queryCache.revision, keySlot: keySlot, existing: query, knownHash: nil, hashSlot: nil)
-    }
-    return missedWriteTarget(queryKey, keySlot: keySlot)
-  }
-
-  /// ``writeTarget(_:)`` once the key table missed (`keySlot` given) or was not asked (`nil`).
+  /// Where a keyed write goes once the key table missed (`keySlot` given) or was not asked
+  /// (`nil`); the caller holds the engine lock (``update(_:updatedAt:_:)`` looks the key up first).
   private func missedWriteTarget(_ queryKey: QueryKey, keySlot: Prehashed<QueryKey>?) -> WriteTarget {
     let revision = queryCache.revision
     if let keySlot, queryCache.canSkipHash(of: queryKey) {
@@ -375,16 +366,27 @@ public final class QueryClient: @unchecked Sendable {
     }.flatMap { $0.castValue(to: T.self) }
   }
 
-  /// Both updaters' write: finds `queryKey`'s query (``writeTarget(_:)``: by the key, without its
-  /// hash string while hashes follow keys), hands its data box to `compute`, and writes what
-  /// `compute` returns unless it is `nil` or undefined. `compute` runs under the engine lock,
-  /// reading the box it was given (the typed updater's decoding may run user code: no access to
+  /// Both updaters' write: finds `queryKey`'s query (by the key, without its hash string while
+  /// hashes follow keys; else ``missedWriteTarget(_:keySlot:)``), hands its data box to
+  /// `compute`, and writes what `compute` returns unless it is `nil` or undefined. `compute`
+  /// runs under the engine lock, reading the box it was given (the typed updater's decoding may run user code: no access to
   /// the query's state is held meanwhile; see `Query`). Returns the box written (the caller
   /// reads its value: the typed write in place, `DataBox.castValue(to:)`), `nil` if none was.
   @usableFromInline
   func update(_ queryKey: QueryKey, updatedAt: Double?, _ compute: (DataBox?) throws -> (any Sendable)?) rethrows -> DataBox? {
     try engine.lock.sync {
-      let target = writeTarget(queryKey)
+      let keySlot = hashFollowsKey ? Prehashed(queryKey) : nil
+      if let keySlot, let query = queryCache.lookup(keySlot: keySlot) {
+        // The key's query, without a `WriteTarget` (built and destroyed through an outlined
+        // value witness, about 200 instructions of a typed write): one is made only if
+        // `compute` changed the cache.
+        let revision = queryCache.revision
+        guard let new = try compute(query.stateStorage.dataBox), !isUndefinedData(new) else { return nil }
+        if revision == queryCache.revision { return query.setData(new, updatedAt: updatedAt, manual: true) }
+        let target = WriteTarget(revision: revision, keySlot: keySlot, existing: query, knownHash: nil, hashSlot: nil)
+        return write(new, to: target, queryKey, updatedAt: updatedAt)
+      }
+      let target = missedWriteTarget(queryKey, keySlot: keySlot)
       guard let new = try compute(target.existing?.stateStorage.dataBox), !isUndefinedData(new) else { return nil }
       // `write` builds the query or finds it again if `compute` changed the cache.
       return write(new, to: target, queryKey, updatedAt: updatedAt)

@@ -43,7 +43,11 @@ extension QueryClient {
   public func getQueryData<F: QueryFunc>(_ key: QueryCacheKey<F>) throws -> F.Value? {
     // Inlinable (as is `setQueryData(_:_:)`), so that the app's module specializes it for `F`:
     // unspecialized, `F.Value?`'s and `QueryCacheKey<F>`'s metadata were looked up on every call.
-    try getQueryData(key.queryKey, as: F.Value.self)
+    let queryKey = key.queryKey
+    let value = try getQueryData(queryKey, as: F.Value.self)
+    // The key's object table goes back to the encoder for the next key (a throw just frees it).
+    JSONValueEncoder.recycle(queryKey)
+    return value
   }
 
   /// Writes a value computed from the old one; an updater returning `nil` changes nothing, and
@@ -54,7 +58,10 @@ extension QueryClient {
   /// ```
   @discardableResult @inlinable
   public func setQueryData<F: QueryFunc>(_ key: QueryCacheKey<F>, _ updater: (F.Value?) throws -> F.Value?) throws -> F.Value? {
-    try setQueryData(key.queryKey) { (old: F.Value?) in try updater(old) }
+    let queryKey = key.queryKey
+    let value = try setQueryData(queryKey) { (old: F.Value?) in try updater(old) }
+    JSONValueEncoder.recycle(queryKey)
+    return value
   }
 
   /// Marks every query under each key stale and refetches the active ones (TanStack's

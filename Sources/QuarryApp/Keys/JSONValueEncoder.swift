@@ -30,6 +30,24 @@ public enum JSONValueEncoder {
     Node.keep(&node)
     return key
   }
+
+  /// Gives back the object table of `key`, a key `encodeKey(after:_:)` built that the caller
+  /// is done with: the spare root node's next object of the same shape is written into that
+  /// table in place, instead of a copy of the shape's table (an allocation and a copy), and the
+  /// table is not freed either. Only the table the spare node last handed out is taken back
+  /// (it holds a reference to it until then, so a table built elsewhere is never taken for
+  /// it); if anything else still references the table (the cache kept the key), writing into
+  /// it copies it first, as writing into the shape's table does.
+  @usableFromInline
+  package static func recycle(_ key: consuming QueryKey) {
+    var parts = key.parts
+    _ = consume key
+    guard parts.count == 2, case .object(let table) = parts.removeLast() else { return }
+    _ = consume parts
+    guard var node = Node.takeSpare() else { return }
+    node.takeBack(table)
+    Node.keep(&node)
+  }
 }
 
 /// `prefix` followed by `part`. A one-part prefix (the type's name, unless `keyPrefix` is
@@ -130,9 +148,31 @@ private final class Node {
   var membersFaithful = true
 
   /// A root node: the spare one if there is one (each key allocated and freed its own).
-  static func spare() -> Node {
-    guard let spare = UnsafeRawPointer(bitPattern: spareNode.exchange(0, ordering: .acquiring)) else { return Node() }
+  static func spare() -> Node { takeSpare() ?? Node() }
+
+  /// The spare root node, if there is one, taken out of its place.
+  @inline(__always)
+  static func takeSpare() -> Node? {
+    guard let spare = UnsafeRawPointer(bitPattern: spareNode.exchange(0, ordering: .acquiring)) else { return nil }
     return Unmanaged<Node>.fromOpaque(spare).takeRetainedValue()
+  }
+
+  /// The object table of the last key this node built of a learned shape, and that shape: held
+  /// until the key is given back (``JSONValueEncoder/recycle(_:)``), so that only that table,
+  /// recognised by its identity, is taken back.
+  private var issued: (table: [String: JSONValue], shape: ObjectShape)?
+  /// A table given back, of `shape`'s layout (a copy of its table, every member set in place):
+  /// the node's next object of that shape is written into it.
+  private var returned: (table: [String: JSONValue], shape: ObjectShape)?
+
+  /// Takes `table` back if it is the one this node last handed out (``issued``).
+  func takeBack(_ table: [String: JSONValue]) {
+    guard let issued, MemoryLayout<[String: JSONValue]>.size == MemoryLayout<UInt>.size,
+      unsafeBitCast(issued.table, to: UInt.self) == unsafeBitCast(table, to: UInt.self)
+    else { return }
+    let shape = issued.shape
+    self.issued = nil  // the table's reference from here goes, so that it may be unique
+    returned = (table, shape)
   }
 
   /// Keeps `node`, a root whose key is built, as the spare one if nothing else references it
@@ -154,7 +194,14 @@ private final class Node {
   /// Makes this an object keyed by `type` (it was not an object).
   func startObject(_ type: Any.Type) {
     if let shape = lastShape, shape.type == TypeID(type) {
-      kind = .shaped(shape, values: shape.table, count: 0)
+      if let returned, returned.shape === shape {
+        // The table of this shape's last key, given back: written in place if nothing else
+        // references it (else copied at the first member, as the shape's own table is).
+        self.returned = nil
+        kind = .shaped(shape, values: returned.table, count: 0)
+      } else {
+        kind = .shaped(shape, values: shape.table, count: 0)
+      }
     } else {
       kind = objectShapes.startObject(type)
       if case .shaped(let shape, _, _) = kind { lastShape = shape }
@@ -169,8 +216,10 @@ private final class Node {
   /// walk the object again.
   func key(after prefix: [JSONValue]) -> QueryKey {
     if case .shaped(let shape, let values, let count) = kind, count == shape.names.count, membersAreScalars {
+      issued = (values, shape)
       return QueryKey(parts: keyParts(prefix, .object(values)), objectMemberSum: memberSum, faithful: membersFaithful)
     }
+    issued = nil
     return QueryKey(keyParts(prefix, value))
   }
 
