@@ -42,6 +42,37 @@ import QuarryScenarios
     #expect(queue.firstDue() == model.map(\.due).min())
   }
 
+  /// `insert` appends a timer that does not precede its parent without sifting (most timers:
+  /// gc timers of equal delay, later numbers). Equal due times behind the parent, later ones,
+  /// and now and then an earlier one or a re-inserted lower number (which must sift up past
+  /// several levels) pop in (due, number) order.
+  @Test func timersAppendedBehindTheirParentAndSiftedOnesPopInOrder() {
+    var random = SplitMix64(seed: 5)
+    var queue = TimerQueue<Int, UInt64>()
+    var model: [(due: Int, id: UInt64)] = []
+    var due = 100
+    for id in UInt64(1)...2_000 {
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0: due = Int.random(in: 0..<due + 1, using: &random)  // earlier: sifts up
+      case 1: due += 1
+      default: break  // equal due, later number: appended
+      }
+      queue.insert(id: id, due: due, id)
+      model.append((due, id))
+    }
+    // Lower numbers again (an interval keeps its number), with the earliest due time: they must
+    // reach the top.
+    #expect(queue.remove(3) == 3)
+    queue.insert(id: 3, due: -1, 3)
+    _ = model.firstIndex { $0.id == 3 }.map { model.remove(at: $0) }
+    model.append((-1, 3))
+    model.sort { ($0.due, $0.id) < ($1.due, $1.id) }
+    var popped: [UInt64] = []
+    while let next = queue.popFirst(dueBy: .max) { popped.append(next.id) }
+    #expect(popped == model.map(\.id))
+    #expect(queue.count == 0)
+  }
+
   @Test func aVirtualSchedulerCreatesAndClears200kTimers() {
     let scheduler = VirtualScheduler()
     let fired = Counter()

@@ -294,17 +294,22 @@ public final class Query: @unchecked Sendable {
     clearGcTimeout()
     if isValidTimeout(gcTime) {
       let scheduler = engine.scheduler
-      if scheduler.ownerRecordsTimers {
+      // The timer holds the query, as TanStack's does: a query removed from the cache while an
+      // observer held it still runs its gc (and the cache still reports `removed`).
+      switch scheduler.timerPlacement {
+      case .recordedByOwner:
         gcTimer = .recorded(delay: gcTime)
         gcCreationsRecorded += 1
         engine.lock.record(.plumbing) { [self] in createRecordedGcTimer() }
-        return
+      case .now:
+        gcTimer = .created(scheduler.createTimeoutNow(gcTime) { [self] in
+          engine.lock.sync { optionalRemove() }
+        })
+      case .scheduler:
+        gcTimer = .created(scheduler.setTimeout(gcTime) { [self] in
+          engine.lock.sync { optionalRemove() }
+        })
       }
-      // The timer holds the query, as TanStack's does: a query removed from the cache while an
-      // observer held it still runs its gc (and the cache still reports `removed`).
-      gcTimer = .created(scheduler.setTimeout(gcTime) { [self] in
-        engine.lock.sync { optionalRemove() }
-      })
     }
   }
 

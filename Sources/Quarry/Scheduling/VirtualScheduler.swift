@@ -89,7 +89,13 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
     addTimer(interval, body, repeating: true)
   }
 
-  private func addTimer(_ delay: Double, _ body: @escaping @Sendable () -> Void, repeating: Bool) -> TimerID {
+  /// ``setTimeout(_:_:)`` taking `body` (the engine's gc timers: `TransactionalScheduler.
+  /// createTimeoutNow`), called without the protocol's witness.
+  func addTimeout(_ delay: Double, _ body: __owned @escaping @Sendable () -> Void) -> TimerID {
+    addTimer(delay, body, repeating: false)
+  }
+
+  private func addTimer(_ delay: Double, _ body: __owned @escaping @Sendable () -> Void, repeating: Bool) -> TimerID {
     locked {
       nextID += 1
       // JavaScript's fake timers truncate the delay; 0 (or less) is due now, or 1 ms later
