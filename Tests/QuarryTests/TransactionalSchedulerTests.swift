@@ -102,6 +102,41 @@ import Testing
     #expect(fired.withLock { $0 } == 0)
   }
 
+  /// `clearTimeouts` of engine ids that are all direct (the cache's gc timers) hands the base
+  /// the ids themselves, which it shifts to its own numbers: exactly those timers are cancelled,
+  /// whichever of the base's timers lie between them (the base's own, with the numbers that
+  /// unshifted engine ids would name), all or some of the base's timers; with a recorded one
+  /// among them both kinds are cancelled.
+  @Test(arguments: [false, true]) func clearingManyTimersCancelsExactlyThose(withRecorded: Bool) {
+    let (lock, scheduler, base) = make()
+    let fired = Mutex<[Int]>([])
+    var engineIDs: [TimerID] = []
+    for i in 0..<40 {
+      if i % 4 == 3 {
+        // The base's own timer (number i + 1), not the engine's.
+        _ = base.setTimeout(5) { fired.withLock { $0.append(i) } }
+      } else {
+        let id = scheduler.setTimeout(5) { fired.withLock { $0.append(i) } }
+        if i % 4 != 2 { engineIDs.append(id) }  // every fourth of the engine's is kept
+      }
+    }
+    if withRecorded {
+      lock.sync {
+        lock.record(.plumbing) {}
+        engineIDs.append(scheduler.setTimeout(5) { fired.withLock { $0.append(99) } })
+      }
+    }
+    #expect(base.pendingTimerCount == (withRecorded ? 41 : 40))
+    scheduler.clearTimeouts(engineIDs)
+    #expect(base.pendingTimerCount == 20)
+    base.advance(by: 5)
+    #expect(fired.withLock { $0 } == (0..<40).filter { $0 % 4 >= 2 })
+    // Every engine timer cleared: the base's own are left.
+    let all = (0..<8).map { i in scheduler.setTimeout(7) { fired.withLock { $0.append(100 + i) } } }
+    scheduler.clearTimeouts(all)
+    #expect(base.pendingTimerCount == 0 && base.nextTimerDue == nil)
+  }
+
   @Test func aJobBeforeAnyRecordedEffectRunsBeforeOneRecordedLater() {
     let (lock, scheduler, base) = make()
     let ran = Mutex<[Int]>([])

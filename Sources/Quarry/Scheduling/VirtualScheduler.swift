@@ -118,6 +118,12 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
     locked { timers.remove(all: ids.lazy.map(\.rawValue)) }
   }
 
+  /// ``clearTimeouts(_:)`` of the engine ids of timers created here at once (even: this
+  /// scheduler's number shifted left by one, `TransactionalScheduler`'s direct ids).
+  func clearTimeouts(engineIDs ids: [TimerID]) {
+    locked { timers.remove(all: ids.lazy.map { $0.rawValue >> 1 }) }
+  }
+
   /// Queues a job; it runs when the scheduler drains.
   public func enqueue(_ job: @escaping @Sendable () -> Void) {
     locked { pushJob(.closure(job)) }

@@ -150,6 +150,13 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
       for id in ids { clearTimeout(id) }
       return
     }
+    // All created at once (the gc timers of a cache whose transactions recorded none): the base
+    // reads their numbers from `ids` itself (a second array of them cost about 20 instructions
+    // per timer).
+    if ids.allSatisfy({ $0.rawValue & 1 == 0 }) {
+      virtualBase.clearTimeouts(engineIDs: ids)
+      return
+    }
     var direct: [TimerID] = []
     direct.reserveCapacity(ids.count)
     for id in ids {
