@@ -99,4 +99,26 @@ import QuarryScenarios
     for id in UInt64(99_993)...100_000 { #expect(store.remove(id) == Int(id)) }
     #expect(store.count == 0)
   }
+  /// `containsAll` (the bulk cancel's check) answers what `contains` of each id answers: with
+  /// the window alone (read directly) and with payloads outside it, for live ids, a removed one
+  /// (a hole), ids below and past the window, and none.
+  @Test func containsAllAnswersWhatContainsOfEachAnswers() {
+    var store = TimerPayloads<Int>()
+    for id in UInt64(50)...120 { store.insert(id, Int(id)) }
+    store.remove(60)
+    let sets: [[UInt64]] = [
+      [], Array(50...59), Array(61...120), [50, 60], [49], [121], [0], [UInt64.max], [120, 50, 77],
+    ]
+    func check(_ label: String) {
+      for ids in sets {
+        #expect(store.containsAll(ids) == ids.allSatisfy { store.contains($0) }, "\(label) \(ids)")
+      }
+    }
+    check("window")
+    #expect(store.containsAll(Array(50...59)) && !store.containsAll([50, 60]) && !store.containsAll([49]))
+    // A far number goes outside the window: checked through `contains`.
+    store.insert(10_000, 1)
+    check("outside")
+    #expect(store.containsAll([10_000, 50]) && !store.containsAll([10_001]))
+  }
 }

@@ -61,7 +61,7 @@ struct TimerQueue<Due: Comparable, Payload> {
   /// timers are all gc timers), the map is emptied at once instead of entry by entry.
   mutating func remove<C: Collection<UInt64>>(all ids: C) {
     assert(Set(ids).count == ids.count, "remove(all:) needs distinct ids")
-    if ids.count == live.count, ids.allSatisfy({ live.contains($0) }) {
+    if ids.count == live.count, live.containsAll(ids) {
       live.removeAll()
       heap.removeAll(keepingCapacity: true)
       return
@@ -185,6 +185,21 @@ struct TimerPayloads<Payload> {
   func contains(_ id: UInt64) -> Bool {
     if let i = index(id), window[i] != nil { return true }
     return !outside.isEmpty && outside[TimerNumber(id)] != nil
+  }
+
+  /// Whether every one of `ids` is live. With nothing outside the window (the usual case) the
+  /// window's slots are read directly: `contains` per id cost about 25 instructions.
+  func containsAll<C: Collection<UInt64>>(_ ids: C) -> Bool {
+    guard outside.isEmpty else { return ids.allSatisfy { contains($0) } }
+    return window.withUnsafeBufferPointer { slots in
+      let span = UInt64(slots.count)
+      for id in ids {
+        // Below the window wraps around to a large offset.
+        let offset = id &- base
+        guard offset < span, slots[Int(offset)] != nil else { return false }
+      }
+      return true
+    }
   }
 
   /// Adds the payload of `id`, which must not be live.
