@@ -111,8 +111,7 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
   /// Creates a base timeout now and returns its engine id; the caller has decided that now is
   /// its place (outside a transaction with effects, or in its owner's recorded creation).
   /// Only for a base that numbers its timers (``ownerRecordsTimers``). A ``VirtualScheduler``
-  /// base is called directly, taking `body` (the protocol's witness borrows it, so it was
-  /// retained once more to be stored and released after the call).
+  /// base is called directly (`addTimeout`), not through the protocol's witness thunk.
   func createTimeoutNow(_ delay: Double, _ body: __owned @escaping @Sendable () -> Void) -> TimerID {
     if let virtualBase { return direct(virtualBase.addTimeout(delay, body)) }
     return direct(base.setTimeout(delay, body))
