@@ -36,7 +36,7 @@ enum TypedWorkloads {
   /// `floor.typed.write` (Quarry only) is after `typed.write`: see `floorWrite(_:_:)`.
   static func run(rounds: Int) -> [Measurement] {
     let n = keyCount
-    var results: [[Measurement]] = [[], [], [], [], []]
+    var results: [[Measurement]] = [[], [], [], [], [], []]
     for _ in 0..<rounds {
       let client = QueryClient(scheduler: VirtualScheduler())
       precondition(seed(client, n) == (0..<n).reduce(0, +))
@@ -47,6 +47,10 @@ enum TypedWorkloads {
       results[4].append(measure("floor.typed.write", n: n) { floorWrite(client, n) })
       sum &+= verify(client, n)
       precondition(sum == (0..<n).reduce(0, +) + (1...n).reduce(0, +))
+      var table = bareTable(n)
+      results[5].append(measure("floor.typed.write.table", n: n) { tableWrite(&table, n) })
+      precondition(table.values.reduce(0, &+) == (1...n).reduce(0, +))
+      table = [:]
       var parts = 0
       results[2].append(measure("typed.key", n: n) { parts &+= buildKeys(n) })
       precondition(parts == 2 * n)
@@ -72,10 +76,10 @@ enum TypedWorkloads {
     for i in 0..<n { _ = try? client.setQueryData(key(i)) { _ in i + 1 } }
   }
 
-  /// `floor.typed.write`: what any typed write of an existing entry pays, with nothing of the
-  /// typed write's own: the typed key built (and its table given back, as the typed calls give
-  /// it back), then the cheapest keyed write there is with that fresh equal key, the untyped
-  /// `setQueryData(_:value:)` (no updater, no read of the old value, no cast).
+  /// `floor.typed.write`: what a typed write of an existing entry pays in this engine, with
+  /// nothing of the typed write's own: the typed key built (and its table given back, as the
+  /// typed calls give it back), then the engine's cheapest keyed write with that fresh equal
+  /// key, the untyped `setQueryData(_:value:)` (no updater, no read of the old value, no cast).
   @inline(never)
   static func floorWrite(_ client: QueryClient, _ n: Int) {
     for i in 0..<n {
@@ -83,6 +87,29 @@ enum TypedWorkloads {
       client.setQueryData(queryKey, value: i + 1)
       JSONValueEncoder.recycle(queryKey)
     }
+  }
+
+  /// `floor.typed.write.table`: the same typed keys built and given back, each written into a
+  /// bare standard-library `[QueryKey: Int]` of the 100k entries (keys built apart, so that
+  /// every write compares its fresh key with another instance, as the cache's does): what a
+  /// keyed write with a fresh typed key costs with nothing of the engine (no lock, no query, no
+  /// data box, no notification), against which `floor.typed.write` shows the engine's part.
+  @inline(never)
+  static func tableWrite(_ table: inout [QueryKey: Int], _ n: Int) {
+    for i in 0..<n {
+      let queryKey = key(i).queryKey
+      table[queryKey] = i + 1
+      JSONValueEncoder.recycle(queryKey)
+    }
+  }
+
+  /// The table `tableWrite` rewrites: entry `i`'s engine key (built here, not reused by the
+  /// timed loop) mapped to `i`.
+  static func bareTable(_ n: Int) -> [QueryKey: Int] {
+    var table: [QueryKey: Int] = [:]
+    table.reserveCapacity(n)
+    for i in 0..<n { table[key(i).queryKey] = i }
+    return table
   }
 
   /// The entries the timed loops read and rewrite (value `i`), written through the typed API;
