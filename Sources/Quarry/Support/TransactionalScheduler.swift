@@ -82,20 +82,17 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
     return schedule(RecordedTimer(delay: delay, body: body, repeating: false))
   }
 
-  /// Whether the base scheduler's timers are created at once here or by their owner's own
-  /// recorded creation (``createTimeoutNow(_:_:)``): the base numbers its timers (its ids are
-  /// handed out directly) and this thread holds the lock with effects recorded already, so a
-  /// timer created now would come before them. A query's gc timer is recorded this way
-  /// (`Query.scheduleGc`): the query is the record, so the timer needs no object of its own.
-  var ownerRecordsTimers: Bool { directIDs && !lock.canActNow }
-
-  /// Where an owner that records its own timers (``ownerRecordsTimers``) puts a timer it sets
-  /// now: one look at the lock for both questions (``ownerRecordsTimers``, then
-  /// ``setTimeout(_:_:)``'s own, asked it twice: about 30 instructions per gc timer).
+  /// Where a timer set now by an owner that can record its own creation goes, decided with one
+  /// look at the lock (asked apart, whether the owner records it and then ``setTimeout(_:_:)``'s
+  /// own question looked twice: about 30 instructions per gc timer).
   enum TimerPlacement {
     /// Created at once (``createTimeoutNow(_:_:)``): nothing recorded comes before it.
     case now
-    /// Recorded by its owner, who creates it with ``createTimeoutNow(_:_:)`` in its effect.
+    /// Recorded by its owner, who creates it with ``createTimeoutNow(_:_:)`` in its effect: the
+    /// base numbers its timers (its ids are handed out directly) and this thread holds the lock
+    /// with effects recorded already, so a timer created now would come before them. A query's
+    /// gc timer is recorded this way (`Query.scheduleGc`): the query is the record, so the timer
+    /// needs no object of its own.
     case recordedByOwner
     /// Through ``setTimeout(_:_:)``: the base does not number its timers.
     case scheduler
@@ -110,16 +107,17 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 
   /// Creates a base timeout now and returns its engine id; the caller has decided that now is
   /// its place (outside a transaction with effects, or in its owner's recorded creation).
-  /// Only for a base that numbers its timers (``ownerRecordsTimers``). A ``VirtualScheduler``
-  /// base is called directly (`addTimeout`), not through the protocol's witness thunk.
+  /// Only for a base that numbers its timers (not ``TimerPlacement/scheduler``). A
+  /// ``VirtualScheduler`` base is called directly (`addTimeout`), not through the protocol's
+  /// witness thunk.
   func createTimeoutNow(_ delay: Double, _ body: __owned @escaping @Sendable () -> Void) -> TimerID {
     if let virtualBase { return direct(virtualBase.addTimeout(delay, body)) }
     return direct(base.setTimeout(delay, body))
   }
 
   /// The engine id an owner keeps while its timer's creation is recorded and has not run
-  /// (``ownerRecordsTimers``): odd, as a recorded number, but never handed out, so clearing it
-  /// here changes nothing (its owner forgets the creation itself).
+  /// (``TimerPlacement/recordedByOwner``): odd, as a recorded number, but never handed out, so
+  /// clearing it here changes nothing (its owner forgets the creation itself).
   static let pendingCreation = TimerID(rawValue: UInt64.max)
 
   func setInterval(_ interval: Double, _ body: @escaping @Sendable () -> Void) -> TimerID {
