@@ -294,21 +294,15 @@ public final class Query: @unchecked Sendable {
     clearGcTimeout()
     if isValidTimeout(gcTime) {
       let scheduler = engine.scheduler
-      // The timer holds the query, as TanStack's does: a query removed from the cache while an
-      // observer held it still runs its gc (and the cache still reports `removed`).
       switch scheduler.timerPlacement {
       case .recordedByOwner:
         gcTimer = .recorded(delay: gcTime)
         gcCreationsRecorded += 1
         engine.lock.record(.plumbing) { [self] in createRecordedGcTimer() }
       case .now:
-        gcTimer = .created(scheduler.createTimeoutNow(gcTime) { [self] in
-          engine.lock.sync { optionalRemove() }
-        })
+        gcTimer = .created(scheduler.createTimeoutNow(gcTime, gcTimerBody))
       case .scheduler:
-        gcTimer = .created(scheduler.setTimeout(gcTime) { [self] in
-          engine.lock.sync { optionalRemove() }
-        })
+        gcTimer = .created(scheduler.setTimeout(gcTime, gcTimerBody))
       }
     }
   }
@@ -320,10 +314,14 @@ public final class Query: @unchecked Sendable {
     engine.lock.sync {
       gcCreationsRecorded -= 1
       guard gcCreationsRecorded == 0, case .recorded(let delay) = gcTimer else { return }
-      gcTimer = .created(engine.scheduler.createTimeoutNow(delay) { [self] in
-        engine.lock.sync { optionalRemove() }
-      })
+      gcTimer = .created(engine.scheduler.createTimeoutNow(delay, gcTimerBody))
     }
+  }
+
+  /// What the gc timer runs. It holds the query, as TanStack's does: a query removed from the
+  /// cache while an observer held it still runs its gc (and the cache still reports `removed`).
+  private var gcTimerBody: @Sendable () -> Void {
+    @inline(__always) get { { [self] in engine.lock.sync { optionalRemove() } } }
   }
 
   func clearGcTimeout() {
