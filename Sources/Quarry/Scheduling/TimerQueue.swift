@@ -34,16 +34,12 @@ struct TimerQueue<Due: Comparable, Payload> {
   mutating func insert(id: UInt64, due: Due, _ payload: consuming Payload) {
     live.insert(id, payload)
     let node = Node(due: due, id: id)
+    let count = heap.count
+    heap.append(node)
     // Most timers come due after their parent (a gc timer: the same delay as the one before,
     // a later number): appended and done, without `siftUp`'s checked reads and writes (about
     // 70 instructions a timer).
-    let count = heap.count
-    if count == 0 || !Node.precedes(node, heap[(count - 1) / 2]) {
-      heap.append(node)
-      return
-    }
-    heap.append(node)
-    siftUp(count)
+    if count > 0 && Node.precedes(node, heap[(count - 1) / 2]) { siftUp(count) }
   }
 
   /// Removes a live timer and returns its payload; unknown ids return `nil`.
