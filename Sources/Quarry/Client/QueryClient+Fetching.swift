@@ -57,11 +57,7 @@ extension QueryClient {
     engine.lock.sync {
       let revision = queryCache.revision
       var invalidated = queryCache.findAll(filters.filters)
-      for index in invalidated.indices {
-        // Unretained: `invalidated`, this closure's own array, holds each query until it returns
-        // (a `for in` retained and released each around its invalidation).
-        Unmanaged.passUnretained(invalidated[index])._withUnsafeGuaranteedRef { $0.invalidate() }
-      }
+      invalidated.forEachUnretained { $0.invalidate() }
       if filters.refetchType == InvalidateQueryFilters.RefetchType.none {
         return Promise.resolved((), scheduler: engine.scheduler)
       }
@@ -127,18 +123,14 @@ extension QueryClient {
     // Whether any fetch is paused, noted as they start (a `contains(where: \.paused)` walked
     // them again through a key path).
     var anyPaused = false
-    for index in queries.indices {
-      // Unretained: `queries`, the caller's array, holds each query for this call (a `for in`
-      // retained and released each around its checks and fetch).
-      Unmanaged.passUnretained(queries[index])._withUnsafeGuaranteedRef { query in
-        guard !query.isDisabledLocked() && !query.isStaticLocked() else { return }
-        // `fetch(sharing:)`: `fetch(nil, …)` copied and destroyed its `nil` `QueryOptions?`
-        // through outlined value operations (about 200 instructions per query).
-        let fetch = query.fetch(sharing: nil, fetchOptions)
-        let paused = query.stateStorage.fetchStatus == .paused
-        if paused { anyPaused = true }
-        fetches.append((fetch, paused))
-      }
+    queries.forEachUnretained { query in
+      guard !query.isDisabledLocked() && !query.isStaticLocked() else { return }
+      // `fetch(sharing:)`: `fetch(nil, …)` copied and destroyed its `nil` `QueryOptions?`
+      // through outlined value operations (about 200 instructions per query).
+      let fetch = query.fetch(sharing: nil, fetchOptions)
+      let paused = query.stateStorage.fetchStatus == .paused
+      if paused { anyPaused = true }
+      fetches.append((fetch, paused))
     }
     let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
     if !throwOnError, !anyPaused {
