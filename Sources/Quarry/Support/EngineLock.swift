@@ -507,7 +507,7 @@ final class EngineLock: @unchecked Sendable {
 
     /// Records `effect` after the waiting ones (outside a transaction of the batch's thread).
     mutating func append(_ effect: consuming Effect) {
-      if let last = blocks.last, last.count < EngineLock.batchBlockSize {
+      if let last = blocks.last, !last.slots.isFull {
         last.append(effect)
       } else {
         let block = EffectBlock()
@@ -531,6 +531,18 @@ final class EngineLock: @unchecked Sendable {
       /// Room for ``batchBlockSize`` effects, the first `count.pointee` initialized.
       let effects: UnsafeMutablePointer<Effect>
       let count: UnsafeMutablePointer<Int>
+
+      /// Whether every slot is taken.
+      var isFull: Bool {
+        @inline(__always) get { count.pointee >= EngineLock.batchBlockSize }
+      }
+
+      /// Records `effect` in the next slot; the block must not be full.
+      @inline(__always)
+      func append(_ effect: consuming Effect) {
+        (effects + count.pointee).initialize(to: effect)
+        count.pointee += 1
+      }
     }
     let slots: Slots
     var effects: UnsafeMutablePointer<Effect> { slots.effects }
@@ -559,10 +571,7 @@ final class EngineLock: @unchecked Sendable {
 
     /// Records `effect` in the next slot; the block must not be full.
     @inline(__always)
-    func append(_ effect: consuming Effect) {
-      (effects + count).initialize(to: effect)
-      count += 1
-    }
+    func append(_ effect: consuming Effect) { slots.append(effect) }
 
     /// Runs the effects in order, each moved out, run and moved back (run where it lies, its
     /// listener and result box were retained and released around the call).
@@ -594,9 +603,8 @@ final class EngineLock: @unchecked Sendable {
   @inline(__always)
   private func appendToBatch(_ effect: consuming Effect) {
     recordedInBatch = true
-    if let block = batchBlock, block.count.pointee < Self.batchBlockSize {
-      (block.effects + block.count.pointee).initialize(to: effect)
-      block.count.pointee += 1
+    if let block = batchBlock, !block.isFull {
+      block.append(effect)
     } else {
       appendToNewBatchBlock(effect)
     }
