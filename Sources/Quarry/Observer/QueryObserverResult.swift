@@ -211,37 +211,31 @@ final class QueryObserverResultBox: ManagedBuffer<QueryObserverResult, Void> {
   /// equal; the cheap members come before the data's comparison.
   @inline(__always)
   func hasChangedProperties(to next: borrowing QueryObserverResult) -> Bool {
-    Self.hasChangedProperties(UnsafePointer(resultAddress), to: next)
-  }
-
-  /// The address of the result, for ``hasChangedProperties(_:to:)`` (valid while the box is
-  /// alive).
-  var resultPointer: UnsafePointer<QueryObserverResult> {
-    @inline(__always) get { UnsafePointer(resultAddress) }
-  }
-
-  /// ``hasChangedProperties(to:)`` of the result at `current` (a box's ``resultPointer``):
-  /// the caller keeps the box alive without a reference of its own (retained for the
-  /// comparison, it was released right after).
-  @inline(__always)
-  static func hasChangedProperties(_ current: UnsafePointer<QueryObserverResult>, to next: borrowing QueryObserverResult) -> Bool {
-    if current.pointee.status != next.status || current.pointee.fetchStatus != next.fetchStatus
-      || current.pointee.dataUpdatedAt != next.dataUpdatedAt || current.pointee.errorUpdatedAt != next.errorUpdatedAt
-      || current.pointee.failureCount != next.failureCount || current.pointee.errorUpdateCount != next.errorUpdateCount
-      || current.pointee.isFetched != next.isFetched || current.pointee.isFetchedAfterMount != next.isFetchedAfterMount
-      || current.pointee.isPlaceholderData != next.isPlaceholderData || current.pointee.isStale != next.isStale
-      || current.pointee.isEnabled != next.isEnabled || !sameError(current.pointee.errorBox, next.errorBox)
-      || !sameError(current.pointee.failureReasonBox, next.failureReasonBox) || !sameData(current.pointee.dataBox, next.dataBox)
+    if result.status != next.status || result.fetchStatus != next.fetchStatus
+      || result.dataUpdatedAt != next.dataUpdatedAt || result.errorUpdatedAt != next.errorUpdatedAt
+      || result.failureCount != next.failureCount || result.errorUpdateCount != next.errorUpdateCount
+      || result.isFetched != next.isFetched || result.isFetchedAfterMount != next.isFetchedAfterMount
+      || result.isPlaceholderData != next.isPlaceholderData || result.isStale != next.isStale
+      || result.isEnabled != next.isEnabled || !sameError(result.errorBox, next.errorBox)
+      || !sameError(result.failureReasonBox, next.failureReasonBox) || !sameData(result.dataBox, next.dataBox)
     {
       return true
     }
     // Unequal flags always name a property (`changedProperties` compares all six, as `==` does).
-    return current.pointee.infinite != next.infinite
+    return result.infinite != next.infinite
   }
 
-  /// ``hasChangedProperties(_:to:)`` of the result `QueryObserver.createStateResult` would make
+  /// The address of the result (valid while the box is alive), for the comparison with a
+  /// query's state, ``hasChangedProperties(_:toStateResultOf:isFetched:isFetchedAfterMount:isStale:isEnabled:)``.
+  var resultPointer: UnsafePointer<QueryObserverResult> {
+    @inline(__always) get { UnsafePointer(resultAddress) }
+  }
+
+  /// ``hasChangedProperties(to:)`` of the result `QueryObserver.createStateResult` would make
   /// from `query`'s state (its computed members given), read from the state without making
-  /// that result (whose three references it retained and released).
+  /// that result (whose three references it retained and released), for the result at
+  /// `current` (a box's ``resultPointer``: the caller keeps the box alive without a reference
+  /// of its own).
   @inline(__always)
   static func hasChangedProperties(
     _ current: UnsafePointer<QueryObserverResult>, toStateResultOf query: Query, isFetched: Bool,
