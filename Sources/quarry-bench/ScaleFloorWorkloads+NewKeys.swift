@@ -4,9 +4,9 @@ import Quarry
 /// and `scale.clear`): what any cache holding `N` queries by key, in insertion order, pays for
 /// its table and its memory, with nothing of the engine around it.
 ///
-/// - `scale.floor.insert.N`: `N` keys of the benchmark's shape (their hashes computed before the
-///   timing, as a `QueryKey` keeps its own) inserted into an empty `Dictionary`, which grows as
-///   the cache's key table does, each with a fresh object of a query's allocation size holding a
+/// - `scale.floor.insert.N`: `N` keys of the benchmark's shape, each with its kept hash as the
+///   cache's key table holds it (`Prehashed`, made before the timing), inserted into an empty
+///   `Dictionary`, which grows as the cache's key table does, each with a fresh object of a query's allocation size holding a
 ///   fresh ``DataBox`` (the two objects a new key's write allocates), also appended to an array
 ///   (the insertion order).
 /// - `scale.floor.insert.table.N`: the table alone (`Int` values, no objects): its growth.
@@ -17,7 +17,7 @@ extension ScaleFloorWorkloads {
   static func runNewKeys(_ keys: [QueryKey], rounds: Int) -> [Measurement] {
     let n = keys.count
     let sizes = FloorWorkloads.objectSizes()
-    let floorKeys = keys.map(FloorKey.init)
+    let floorKeys = keys.map { Prehashed($0) }
     var results: [[Measurement]] = [[], [], [], []]
     for _ in 0..<rounds {
       releaseFreeMemory()
@@ -28,7 +28,7 @@ extension ScaleFloorWorkloads {
       precondition(cache.table.isEmpty && cache.order.isEmpty)
 
       releaseFreeMemory()
-      var table: [FloorKey: Int] = [:]
+      var table: [Prehashed<QueryKey>: Int] = [:]
       results[2].append(measure("scale.floor.insert.table.\(n)", n: n) { insertTable(&table, floorKeys) })
       precondition(table.count == n)
       table = [:]
@@ -43,7 +43,7 @@ extension ScaleFloorWorkloads {
   }
 
   @inline(never)
-  static func insert(_ cache: inout FloorCache, _ keys: [FloorKey], size: Int) {
+  static func insert(_ cache: inout FloorCache, _ keys: [Prehashed<QueryKey>], size: Int) {
     for i in keys.indices {
       let object = FloorQuery.make(size: size, data: DataBox(i))
       cache.table[keys[i]] = object
@@ -58,7 +58,7 @@ extension ScaleFloorWorkloads {
   }
 
   @inline(never)
-  static func insertTable(_ table: inout [FloorKey: Int], _ keys: [FloorKey]) {
+  static func insertTable(_ table: inout [Prehashed<QueryKey>: Int], _ keys: [Prehashed<QueryKey>]) {
     for i in keys.indices { table[keys[i]] = i }
   }
 }
@@ -82,29 +82,7 @@ private func glibcTrim(_ pad: Int) -> Int32
 
 /// A key table and an insertion order, the least a cache of queries by key holds.
 struct FloorCache {
-  var table: [FloorKey: FloorQuery] = [:]
+  var table: [Prehashed<QueryKey>: FloorQuery] = [:]
   var order: [FloorQuery] = []
 }
 
-/// A query key with its hash kept beside it, as the cache's key table keeps it (`Prehashed`):
-/// the table never hashes the key again, and mixes the kept hash with its seed.
-struct FloorKey: Hashable {
-  let key: QueryKey
-  let hash: Int
-  init(_ key: QueryKey) {
-    self.key = key
-    self.hash = key.hashValue
-  }
-  static func == (a: FloorKey, b: FloorKey) -> Bool { a.hash == b.hash && a.key == b.key }
-  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-  func _rawHashValue(seed: Int) -> Int {
-    // MurmurHash3's 64-bit finalizer over the hash and the seed (the cache's `mixedHash`).
-    var h = UInt64(bitPattern: Int64(hash ^ seed))
-    h ^= h >> 33
-    h &*= 0xff51_afd7_ed55_8ccd
-    h ^= h >> 33
-    h &*= 0xc4ce_b9fe_1a85_ec53
-    h ^= h >> 33
-    return Int(Int64(bitPattern: h))
-  }
-}

@@ -1,6 +1,6 @@
 /// A value with a cheap hash consistent with its equality, computed once: the cache's tables
 /// keep it (``Prehashed``) instead of running a `Hasher` over the value.
-protocol StructurallyHashable: Hashable {
+package protocol StructurallyHashable: Hashable {
   /// The value's structural hash (``StructuralHasher``): equal values have equal hashes.
   var structuralHash: Int { get }
 }
@@ -12,18 +12,21 @@ extension CodeUnitString: StructurallyHashable {}
 /// query key or hash string costs far more than an `Int`), and unequal keys mostly differ at the
 /// first comparison. Every `Prehashed` of one key type takes the same hash, its
 /// `structuralHash`, so equal keys always land in the same slot.
-struct Prehashed<Key: StructurallyHashable>: Hashable {
-  let key: Key
-  let hash: Int
-  init(_ key: Key) {
+package struct Prehashed<Key: StructurallyHashable>: Hashable {
+  /// The key.
+  package let key: Key
+  /// Its structural hash, kept.
+  package let hash: Int
+  /// The key with its hash.
+  package init(_ key: Key) {
     self.key = key
     self.hash = key.structuralHash
   }
-  static func == (a: Prehashed, b: Prehashed) -> Bool { a.hash == b.hash && a.key == b.key }
-  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+  package static func == (a: Prehashed, b: Prehashed) -> Bool { a.hash == b.hash && a.key == b.key }
+  package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   /// What a table asks for: the kept hash mixed with the table's seed, without running a
   /// `Hasher` over it again (SipHash of one `Int` costs about 300 instructions).
-  func _rawHashValue(seed: Int) -> Int { mixedHash(hash, seed: seed) }
+  package func _rawHashValue(seed: Int) -> Int { mixedHash(hash, seed: seed) }
 }
 
 /// A timer's creation number as a table key: numbers are mixed with the table's seed instead of

@@ -11,7 +11,7 @@ public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStr
   private(set) var storage: Storage
   /// The parts' structural hash (`JSONValue+StructuralHash.swift`), computed whenever the parts
   /// are set: a key built once and used for many reads and writes is never hashed again.
-  private(set) var structuralHash: Int
+  package private(set) var structuralHash: Int
 
   /// The parts of the key, in order.
   public var parts: [JSONValue] {
