@@ -97,17 +97,13 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
     scheduler.enqueue { [self] in deliverAttempt() }
   }
 
-  /// The attempt's delivery job: tells the retryer the outcome.
+  /// The attempt's delivery job: tells the retryer the outcome, swapped through to the
+  /// retryer's ``Retryer/outcome`` as it is (``Retryer/attemptSettled(swapping:)``): bound out
+  /// of the state into a `Result`, a fulfilled value was copied twice on the way.
   private func deliverAttempt() {
     var settled = PromiseState.pending
     abortState.withLock(orderingFor: self) { state in swap(&settled, &state.attemptOutcome) }
-    // Each case hands its `Result` over at once: built into a local first, it was copied into
-    // the call (an outlined copy of the whole `Result`, about 100 instructions per attempt).
-    switch consume settled {
-    case .fulfilled(let value): attemptSettled(.success(value))
-    case .rejected(let error): attemptSettled(.failure(error))
-    case .pending: preconditionFailure("an attempt delivers once settled")
-    }
+    attemptSettled(swapping: &settled)
   }
 
   override func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
