@@ -78,7 +78,7 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   /// there until the next attempt's ``prepareAttempt(_:_:)`` (after this task has left its
   /// outcome, under `abortState`'s lock) or the run's end; the query holds the same options.
   func startAttempt() {
-    let task = Task<Void, any Error>.immediate(executorPreference: scheduler.taskExecutor) { [self] () async throws -> Void in
+    let task = Task<Void, any Error>.immediate(executorPreference: engine.scheduler.taskExecutor) { [self] () async throws -> Void in
       guard let options = attemptOptions, let fn = attemptFn else { preconditionFailure("an attempt starts once prepared") }
       let context = query.functionContext(meta: options.options.meta, run: self)
       do {
