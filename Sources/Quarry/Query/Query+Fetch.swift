@@ -108,6 +108,12 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
 
   override func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
 
+  /// The query's cache link: a fetch's context reads its client through it.
+  var fetchLink: QueryCacheLink? { query.link }
+
+  /// The fetch's context's signal was read: its query's signal is consumed.
+  func fetchSignalRead() { query.engine.lock.sync { query.abortSignalConsumed = true } }
+
   override func retryerSettled() { query.fetchSettled(run: self) }
 
   /// The fetch's signal, made now if it has not been: aborted if the fetch was, else holding the
@@ -281,13 +287,11 @@ extension Query {
   }
 
   /// The context of a query function call of `run` (TanStack's): the key, `meta`, the client,
-  /// and the run's signal, whose first read marks it consumed.
+  /// and the run's signal, whose first read marks it consumed. The client and that mark are
+  /// reached through the run (``QueryFetchRun/fetchLink``, ``QueryFetchRun/fetchSignalRead()``),
+  /// which holds the query strongly, as TanStack's getter holds `this`.
   func functionContext(meta: JSONValue?, run: QueryFetchRun) -> QueryFunctionContext {
-    QueryFunctionContext(
-      queryKey: queryKey, meta: meta, link: link, signalSource: run,
-      // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
-      // context of its own (a weak capture cost one, and the query's weak-reference table).
-      onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
+    QueryFunctionContext(queryKey: queryKey, meta: meta, fetch: run)
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.
