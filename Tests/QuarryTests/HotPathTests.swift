@@ -221,6 +221,31 @@ import Testing
   }
 }
 
+/// `QueryCache.findAll` inside a transaction with only a key (and a fetch status) to match walks
+/// the cache in place; it must find what the general matching finds, in cache order, with removed
+/// queries' empty slots skipped.
+@Suite struct FindAllInPlaceTests {
+  @Test func findingByKeyInsideATransactionFindsWhatTheGeneralMatchingFinds() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    for i in 0..<20 { client.setQueryData(["todos", .number(Double(i))], value: i) }
+    client.setQueryData(["other"], value: 0)
+    client.removeQueries(QueryFilters(queryKey: ["todos", 3]))
+    client.removeQueries(QueryFilters(queryKey: ["todos", 7]))
+    let cache = client.queryCache
+    let filterSets: [QueryFilters] = [
+      QueryFilters(queryKey: ["todos"]), QueryFilters(queryKey: ["todos", 5]), QueryFilters(queryKey: ["none"]),
+      QueryFilters(queryKey: ["todos"], fetchStatus: .idle), QueryFilters(queryKey: ["todos"], fetchStatus: .fetching),
+      QueryFilters(queryKey: ["todos"], type: .all),
+    ]
+    for filters in filterSets {
+      let general = cache.getAll().filter { filters.matches($0) }.map(\.queryHash)
+      let inPlace = client.engine.lock.sync { cache.findAll(filters) }.map(\.queryHash)
+      #expect(inPlace == general)
+    }
+    #expect(client.engine.lock.sync { cache.findAll(QueryFilters(queryKey: ["todos"])) }.count == 18)
+  }
+}
+
 /// Queries built by keyed writes share one options box; each still reads as its own options.
 @Suite struct SharedOptionsTests {
   @Test func writtenQueriesReportTheirOwnKeyAndHash() {
