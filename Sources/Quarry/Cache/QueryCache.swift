@@ -341,7 +341,8 @@ public final class QueryCache: @unchecked Sendable {
         // the caller's runs (an `enabled`, a `staleTime`, a key hash function), so nothing can
         // change `ordered` during the walk, and each query is asked unretained where it lies
         // (a `for case let` retained and released each one, about 40 instructions per query);
-        // only the matched ones are retained, into `matched`.
+        // only the matched ones are retained, into `matched`. Safe (`Unmanaged`): `ordered`
+        // holds every query for the walk, under the engine lock this thread holds.
         ordered.withUnsafeBufferPointer { slots in
           for slot in slots.indices {
             guard let unmanaged = slots[slot].map(Unmanaged.passUnretained) else { continue }
