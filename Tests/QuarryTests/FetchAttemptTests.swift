@@ -58,6 +58,31 @@ import Testing
     #expect(weak.run == nil)
   }
 
+  /// Reading a fetch's `context.signal` marks that fetch's query's signal consumed (through
+  /// the run, which the context holds); not reading it leaves it unmarked, and the mark makes
+  /// the last observer leaving cancel the fetch (TanStack's consumed-signal rule).
+  @Test(arguments: [true, false]) func readingAFetchsSignalMarksItsQueryConsumed(reads: Bool) {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    var options = QueryOptions(queryKey: ["s"])
+    options.retry = .bool(false)
+    options.queryFn = .fn { context in
+      if reads { _ = context.signal }
+      await scheduler.sleep(100)
+      return "done"
+    }
+    let observer = QueryObserver(client: client, options: options)
+    let unsubscribe = observer.subscribe { _ in }
+    scheduler.advance(by: 10)
+    let query = client.queryCache.find(QueryFilters(queryKey: ["s"]))!
+    #expect(client.engine.lock.sync { query.abortSignalConsumed } == reads)
+    unsubscribe()
+    scheduler.advance(by: 200)
+    // Consumed: cancelled (reverted to no data); else the fetch ran to its end.
+    #expect((client.getQueryData(["s"]) as? String) == (reads ? nil : "done"))
+    #expect(client.engine.lock.sync { query.stateStorage.fetchStatus } == .idle)
+  }
+
   /// An attempt that outlives its cancelled fetch is still delivered (to a settled retryer,
   /// which ignores it), and then nothing is left.
   @Test func anAttemptThatOutlivesItsCancelledFetchIsDeliveredAndFreed() {

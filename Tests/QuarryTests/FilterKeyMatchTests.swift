@@ -33,4 +33,31 @@ import Testing
     #expect(!partialMatchKey(["todos"], ["todos", 1]))
     #expect(partialMatchKey(["todos"], ["todos", .undefined]))
   }
+
+  /// Keys nested deeper than `JSONValue.recursionLimit` keep their parts in a box
+  /// (`QueryKey.Storage.deep`); they are read in place as inline ones are.
+  @Test func deepKeysMatchAsPartialDeepEqualOfTheKeysAnswers() {
+    func wrap(_ value: JSONValue, _ depth: Int) -> JSONValue {
+      var value = value
+      for _ in 0..<depth { value = [value] }
+      return value
+    }
+    let depth = JSONValue.recursionLimit + 5
+    let deep = QueryKey(["todos", wrap(1, depth)])
+    let deepOther = QueryKey(["todos", wrap(2, depth)])
+    guard case .deep = deep.storage else {
+      Issue.record("the key is not held deep")
+      return
+    }
+    let keys: [QueryKey] = [deep, deepOther, ["todos"], ["todos", 1], [], ["other"]]
+    for key in keys {
+      for filter in keys {
+        #expect(partialMatchKey(key, filter) == partialDeepEqual(.array(key.parts), .array(filter.parts)))
+      }
+    }
+    #expect(partialMatchKey(deep, ["todos"]))
+    #expect(partialMatchKey(deep, deep))
+    #expect(!partialMatchKey(deep, deepOther))
+    #expect(!partialMatchKey(["todos"], deep))
+  }
 }

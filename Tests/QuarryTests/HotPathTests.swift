@@ -177,6 +177,75 @@ import Testing
   }
 }
 
+/// `replaceData`'s path for a plain struct or enum (neither a box nor JSON) answers as the general
+/// checks do: with sharing (on or unset) an equal value keeps the previous box, an unequal one gets
+/// a new box; without sharing only an equal primitive keeps it; a value of another type never does.
+@Suite struct ReplaceDataPlainValueTests {
+  struct Model: Equatable, Sendable { var id: Int }
+  enum Kind: Equatable, Sendable { case a, b }
+  struct Opaque: Sendable { var id: Int }
+
+  @Test func plainValuesKeepThePreviousBoxExactlyWhenTheGeneralChecksWould() {
+    for sharing in [true, nil] as [Bool?] {
+      let int = DataBox(3)
+      #expect(replaceData(int, 3, structuralSharing: sharing) === int)
+      let next = replaceData(int, 4, structuralSharing: sharing)
+      #expect(next !== int && next.value as? Int == 4)
+      let model = DataBox(Model(id: 1))
+      #expect(replaceData(model, Model(id: 1), structuralSharing: sharing) === model)
+      #expect(replaceData(model, Model(id: 2), structuralSharing: sharing) !== model)
+      let kind = DataBox(Kind.a)
+      #expect(replaceData(kind, Kind.a, structuralSharing: sharing) === kind)
+      #expect(replaceData(kind, Kind.b, structuralSharing: sharing) !== kind)
+      // Not `Equatable`: never equal, so always a new box.
+      let opaque = DataBox(Opaque(id: 1))
+      #expect(replaceData(opaque, Opaque(id: 1), structuralSharing: sharing) !== opaque)
+      // Another type: a new box holding the new value.
+      let other = replaceData(int, "3", structuralSharing: sharing)
+      #expect(other !== int && other.value as? String == "3")
+      // No previous box: a new one.
+      #expect(replaceData(nil, 3, structuralSharing: sharing).value as? Int == 3)
+    }
+    // Without sharing only a primitive equal by value keeps the previous box.
+    let int = DataBox(3)
+    #expect(replaceData(int, 3, structuralSharing: false) === int)
+    #expect(replaceData(int, 4, structuralSharing: false) !== int)
+    let string = DataBox("x")
+    #expect(replaceData(string, "x", structuralSharing: false) === string)
+    let model = DataBox(Model(id: 1))
+    #expect(replaceData(model, Model(id: 1), structuralSharing: false) !== model)
+    // JSON still takes the general path: equal JSON keeps the box with sharing.
+    let json = DataBox(JSONValue.array([1, 2]))
+    #expect(replaceData(json, JSONValue.array([1, 2]), structuralSharing: true) === json)
+    #expect(replaceData(json, JSONValue.array([1, 2]), structuralSharing: false) !== json)
+  }
+}
+
+/// `QueryCache.findAll` inside a transaction with only a key (and a fetch status) to match walks
+/// the cache in place; it must find what the general matching finds, in cache order, with removed
+/// queries' empty slots skipped.
+@Suite struct FindAllInPlaceTests {
+  @Test func findingByKeyInsideATransactionFindsWhatTheGeneralMatchingFinds() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    for i in 0..<20 { client.setQueryData(["todos", .number(Double(i))], value: i) }
+    client.setQueryData(["other"], value: 0)
+    client.removeQueries(QueryFilters(queryKey: ["todos", 3]))
+    client.removeQueries(QueryFilters(queryKey: ["todos", 7]))
+    let cache = client.queryCache
+    let filterSets: [QueryFilters] = [
+      QueryFilters(queryKey: ["todos"]), QueryFilters(queryKey: ["todos", 5]), QueryFilters(queryKey: ["none"]),
+      QueryFilters(queryKey: ["todos"], fetchStatus: .idle), QueryFilters(queryKey: ["todos"], fetchStatus: .fetching),
+      QueryFilters(queryKey: ["todos"], type: .all),
+    ]
+    for filters in filterSets {
+      let general = cache.getAll().filter { filters.matches($0) }.map(\.queryHash)
+      let inPlace = client.engine.lock.sync { cache.findAll(filters) }.map(\.queryHash)
+      #expect(inPlace == general)
+    }
+    #expect(client.engine.lock.sync { cache.findAll(QueryFilters(queryKey: ["todos"])) }.count == 18)
+  }
+}
+
 /// Queries built by keyed writes share one options box; each still reads as its own options.
 @Suite struct SharedOptionsTests {
   @Test func writtenQueriesReportTheirOwnKeyAndHash() {

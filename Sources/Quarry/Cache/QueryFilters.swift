@@ -45,10 +45,11 @@ public struct QueryFilters: Sendable {
 
   /// TanStack's `matchQuery`.
   public func matches(_ query: Query) -> Bool {
-    if let queryKey {
+    if queryKey != nil {
+      // Read in place, not bound (`if let` retained and released the filter's key per query).
       if exact == true {
-        if !query.queryHash.hasSameCodeUnits(as: hashQueryKeyByOptions(queryKey, query.options)) { return false }
-      } else if !partialMatchKey(query.queryKey, queryKey) {
+        if !query.queryHash.hasSameCodeUnits(as: hashQueryKeyByOptions(queryKey.unsafelyUnwrapped, query.options)) { return false }
+      } else if !partialMatchKey(query.queryKey, queryKey.unsafelyUnwrapped) {
         return false
       }
     }

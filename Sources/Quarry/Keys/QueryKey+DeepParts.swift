@@ -25,6 +25,16 @@ extension QueryKey {
       case .deep(let box): return box.parts
       }
     }
+
+    /// `body` of the parts where they lie: ``parts`` returned a copy of the array (a retain
+    /// and a release around each reader).
+    @inline(__always)
+    func withParts<R>(_ body: (UnsafeBufferPointer<JSONValue>) -> R) -> R {
+      switch self {
+      case .inline(let parts): return parts.withUnsafeBufferPointer(body)
+      case .deep(let box): return withExtendedLifetime(box) { box.parts.withUnsafeBufferPointer(body) }
+      }
+    }
   }
 
   /// Two keys are equal when their parts are (the same box is equal at once). Equal parts are

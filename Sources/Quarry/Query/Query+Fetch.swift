@@ -16,12 +16,12 @@ import Synchronization
 final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   // Safe: `fetchFn` is only read and written under the query's engine lock;
   // `abortState` is a `Mutex`, reached only through `withLock(orderingFor:)`; `attemptOptions`
-  // and `attemptFn` are written under the engine lock by `runQueryFn(of:)` and taken by the
-  // start it records, on the same thread after the transaction; the other members added here
-  // are immutable; the retryer's and the promise's own are guarded as theirs are. The attempt's
-  // task reads `attemptOptions` and `attemptFn` as it starts: after the transaction that wrote
-  // them (its creation orders the two), and before the write of the next attempt, which comes
-  // after this task left its outcome under `abortState`'s lock.
+  // is written under the engine lock by `runQueryFn(of:)` and taken by the start it records, on
+  // the same thread after the transaction; the other members added here are immutable; the
+  // retryer's and the promise's own are guarded as theirs are. The attempt's task reads
+  // `attemptOptions` as it starts: after the transaction that wrote it (its creation orders the
+  // two), and before the write of the next attempt, which comes after this task left its
+  // outcome under `abortState`'s lock.
   let query: Query
   let fetchOptions: FetchOptions?
   /// The signal once made; before, whether the fetch was aborted and the task to cancel then.
@@ -34,10 +34,11 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
     var attemptOutcome = PromiseState.pending
   }
   private let abortState = Mutex(AbortState())
-  /// The attempt's options and function, from `runQueryFn(of:)` until the next attempt's (read
-  /// by the attempt's task as it starts, ``startAttempt()``).
+  /// The attempt's options, whose `queryFn` is a function, from `runQueryFn(of:)` until the
+  /// next attempt's (read by the attempt's task as it starts, ``startAttempt()``, with its
+  /// function: the box is immutable, so the function read then is the one checked when the
+  /// attempt was prepared; kept apart as well, the function was copied out of the option twice).
   private var attemptOptions: QueryOptionsBox?
-  private var attemptFn: QueryFunction?
   /// An infinite query's fetch function; `nil` calls the query function (`runQueryFn`).
   var fetchFn: (() -> Promise<any Sendable>)?
 
@@ -54,11 +55,10 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
     return query.runQueryFn(of: self)
   }
 
-  /// Holds the attempt's options and function for its recorded start (TanStack's call of the
-  /// query function; see ``startAttempt()``). Under the engine lock.
-  func prepareAttempt(_ options: QueryOptionsBox, _ fn: QueryFunction) {
+  /// Holds the attempt's options (their `queryFn` a function) for its recorded start
+  /// (TanStack's call of the query function; see ``startAttempt()``). Under the engine lock.
+  func prepareAttempt(_ options: QueryOptionsBox) {
     attemptOptions = options
-    attemptFn = fn
   }
 
   /// Starts the attempt's query function at once (`Task.immediate`, like a JavaScript call) on
@@ -72,14 +72,17 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   /// context holds, and the context is not moved through an optional member (its value
   /// witnesses cost ~1,000 instructions per fetch).
   ///
-  /// The task's operation captures the run alone and reads the options and the function from
-  /// it as it starts (captured too, they were retained into the closure's context and released
-  /// with it; the async closure still gets a context object of its own, 40 bytes). They stay
-  /// there until the next attempt's ``prepareAttempt(_:_:)`` (after this task has left its
-  /// outcome, under `abortState`'s lock) or the run's end; the query holds the same options.
+  /// The task's operation captures the run alone and reads the options, and the function in
+  /// them, from it as it starts (captured too, they were retained into the closure's context
+  /// and released with it; the async closure still gets a context object of its own, 40
+  /// bytes). They stay there until the next attempt's ``prepareAttempt(_:)`` (after this task
+  /// has left its outcome, under `abortState`'s lock) or the run's end; the query holds the same
+  /// options.
   func startAttempt() {
-    let task = Task<Void, any Error>.immediate(executorPreference: scheduler.taskExecutor) { [self] () async throws -> Void in
-      guard let options = attemptOptions, let fn = attemptFn else { preconditionFailure("an attempt starts once prepared") }
+    let task = Task<Void, any Error>.immediate(executorPreference: engine.scheduler.taskExecutor) { [self] () async throws -> Void in
+      guard let options = attemptOptions, case .function(let fn)? = options.options.queryFn else {
+        preconditionFailure("an attempt starts once prepared")
+      }
       let context = query.functionContext(meta: options.options.meta, run: self)
       do {
         attemptSettled(.fulfilled(try await fn.call(context)))
@@ -97,20 +100,22 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
     scheduler.enqueue { [self] in deliverAttempt() }
   }
 
-  /// The attempt's delivery job: tells the retryer the outcome.
+  /// The attempt's delivery job: tells the retryer the outcome, swapped through to the
+  /// retryer's ``Retryer/outcome`` as it is (``Retryer/attemptSettled(swapping:)``): bound out
+  /// of the state into a `Result`, a fulfilled value was copied twice on the way.
   private func deliverAttempt() {
     var settled = PromiseState.pending
     abortState.withLock(orderingFor: self) { state in swap(&settled, &state.attemptOutcome) }
-    // Each case hands its `Result` over at once: built into a local first, it was copied into
-    // the call (an outlined copy of the whole `Result`, about 100 instructions per attempt).
-    switch consume settled {
-    case .fulfilled(let value): attemptSettled(.success(value))
-    case .rejected(let error): attemptSettled(.failure(error))
-    case .pending: preconditionFailure("an attempt delivers once settled")
-    }
+    attemptSettled(swapping: &settled)
   }
 
   override func retryerCancelled(_ error: any Error) { query.onFetchCancel(error, run: self) }
+
+  /// The query's cache link: a fetch's context reads its client through it.
+  var fetchLink: QueryCacheLink? { query.link }
+
+  /// The fetch's context's signal was read: its query's signal is consumed.
+  func fetchSignalRead() { query.engine.lock.sync { query.abortSignalConsumed = true } }
 
   override func retryerSettled() { query.fetchSettled(run: self) }
 
@@ -274,24 +279,23 @@ extension Query {
     // Read through the box: `sharedOptions.meta` copied all the options (and destroyed the copy).
     let options = sharedOptionsBox
     abortSignalConsumed = false
-    guard case .function(let fn)? = options.options.queryFn else {
+    // Asked, not bound: the attempt's task reads the function from the same (immutable) box.
+    guard case .function? = options.options.queryFn else {
       return runQueryFn(functionContext(meta: options.options.meta, run: run), run.fetchOptions, queryFn: options.options.queryFn)
     }
     // The run builds the context in the attempt's task, as above (`startAttempt`).
-    run.prepareAttempt(options, fn)
+    run.prepareAttempt(options)
     // Started after the transaction: the function's synchronous prefix never runs under the lock.
     engine.lock.record(.plumbing) { [run] in run.startAttempt() }
     return nil
   }
 
   /// The context of a query function call of `run` (TanStack's): the key, `meta`, the client,
-  /// and the run's signal, whose first read marks it consumed.
+  /// and the run's signal, whose first read marks it consumed. The client and that mark are
+  /// reached through the run (``QueryFetchRun/fetchLink``, ``QueryFetchRun/fetchSignalRead()``),
+  /// which holds the query strongly, as TanStack's getter holds `this`.
   func functionContext(meta: JSONValue?, run: QueryFetchRun) -> QueryFunctionContext {
-    QueryFunctionContext(
-      queryKey: queryKey, meta: meta, link: link, signalSource: run,
-      // Strong, as TanStack's getter holds `this`: a closure over the query alone needs no
-      // context of its own (a weak capture cost one, and the query's weak-reference table).
-      onSignalRead: { [self] in engine.lock.sync { abortSignalConsumed = true } })
+    QueryFunctionContext(queryKey: queryKey, meta: meta, fetch: run)
   }
 
   /// The retryer's `onCancel`: reverts a reverting cancellation, and aborts the signal.

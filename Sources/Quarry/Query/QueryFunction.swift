@@ -64,12 +64,22 @@ protocol AbortSignalSource: AnyObject, Sendable {
   var abortSignal: AbortSignal { get }
   /// Cancels `task` when the signal aborts (at once if it has), without making the signal.
   func cancelOnAbort(_ task: Task<Void, any Error>)
+  /// A fetch's query's cache link (through which its context reads its client); `nil` for a
+  /// signal, whose context holds a client of its own.
+  var fetchLink: QueryCacheLink? { get }
+  /// A fetch's context's signal was read (the fetch's query marks it consumed); a signal's
+  /// context calls its own `onSignalRead` instead.
+  func fetchSignalRead()
 }
 
 extension AbortSignal: AbortSignalSource {
   var abortSignal: AbortSignal { self }
 
   func cancelOnAbort(_ task: Task<Void, any Error>) { onAbort { task.cancel() } }
+
+  var fetchLink: QueryCacheLink? { nil }
+
+  func fetchSignalRead() {}
 }
 
 /// What a query function receives (TanStack's `QueryFunctionContext`).
@@ -82,18 +92,26 @@ public struct QueryFunctionContext: Sendable {
   @DeepReleased public private(set) var pageParam: JSONValue?
   /// The client whose query is fetching (TanStack's `client`). Weak: a running query function
   /// does not keep a released client alive (its fetch then settles with nobody to tell).
-  public var client: QueryClient? { clientLink?.client ?? givenClient }
-  /// A fetch's context reads its client through its query's cache link, which holds it weakly
-  /// already (a weak reference formed, loaded and destroyed per fetch cost about 170
-  /// instructions).
-  private let clientLink: QueryCacheLink?
-  /// The client given by other callers (a streamed query's inner context); weak, as above.
+  public var client: QueryClient? { signalSource.fetchLink?.client ?? givenClient }
+  /// The client given by other callers (a streamed query's inner context); weak, as above. A
+  /// fetch's context reads its client through its query's cache link (its run's
+  /// ``AbortSignalSource/fetchLink``), which holds it weakly already (a weak reference formed,
+  /// loaded and destroyed per fetch cost about 170 instructions).
   private weak var givenClient: QueryClient?
   /// Which way an infinite query's page is fetched (`nil` for other queries).
   public let direction: FetchDirection?
   /// Where the signal comes from (a fetch's is made when first asked for).
   let signalSource: any AbortSignalSource
-  let onSignalRead: @Sendable () -> Void
+  /// What reading the signal first does; `nil` for a fetch's context, whose run marks its
+  /// query's signal consumed (``AbortSignalSource/fetchSignalRead()``): the run holds the
+  /// query already, and the link and a closure over the query each cost a retain and a release
+  /// per fetch as members of their own.
+  private let signalReadBody: (@Sendable () -> Void)?
+
+  /// Tells the engine the signal was read (``signal``'s first effect).
+  func onSignalRead() {
+    if let signalReadBody { signalReadBody() } else { signalSource.fetchSignalRead() }
+  }
 
   /// The abort signal, without marking it read (made now if the fetch has not made it yet).
   var abortSignal: AbortSignal { signalSource.abortSignal }
@@ -107,21 +125,20 @@ public struct QueryFunctionContext: Sendable {
     self.meta = meta
     self.pageParam = pageParam
     self.direction = direction
-    self.clientLink = nil
     self.givenClient = client
     self.signalSource = signalSource
-    self.onSignalRead = onSignalRead
+    self.signalReadBody = onSignalRead
   }
 
-  /// A fetch's context: its client is `link`'s.
-  init(queryKey: QueryKey, meta: JSONValue?, link: QueryCacheLink, signalSource: any AbortSignalSource, onSignalRead: @escaping @Sendable () -> Void) {
+  /// A fetch's context: its client and its signal's first read are `run`'s
+  /// (``AbortSignalSource/fetchLink``, ``AbortSignalSource/fetchSignalRead()``).
+  init(queryKey: QueryKey, meta: JSONValue?, fetch run: any AbortSignalSource) {
     self.queryKey = queryKey
     self.meta = meta
     self.pageParam = nil
     self.direction = nil
-    self.clientLink = link
-    self.signalSource = signalSource
-    self.onSignalRead = onSignalRead
+    self.signalSource = run
+    self.signalReadBody = nil
   }
 
   /// The abort signal. Reading it tells the engine the function can be cancelled, which makes

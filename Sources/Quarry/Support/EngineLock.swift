@@ -354,12 +354,12 @@ final class EngineLock: @unchecked Sendable {
     appendToBatch(effect)
   }
 
-  private func record(_ effect: Effect) {
+  private func record(_ effect: consuming Effect) {
     if isHeldByCurrentThread {
       if defersToBatch && effect.isListener {
         appendToBatch(effect)
       } else {
-        outbox.append(effect)
+        outbox.append(consume effect)
       }
       return
     }

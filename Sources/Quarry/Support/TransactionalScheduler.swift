@@ -65,7 +65,12 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
 
   func now() -> Double { base.now() }
 
-  var taskExecutor: (any TaskExecutor)? { base.taskExecutor }
+  /// The base's executor: a ``VirtualScheduler`` is its own (answered without the protocol's
+  /// two witnesses, this one's and the base's, per query function started).
+  var taskExecutor: (any TaskExecutor)? {
+    if let virtualBase { return virtualBase }
+    return base.taskExecutor
+  }
 
   func enqueue(_ job: @escaping @Sendable () -> Void) {
     if lock.canActNow {
