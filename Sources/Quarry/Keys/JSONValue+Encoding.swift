@@ -126,9 +126,23 @@ extension JSONValue {
   }
 
   /// JavaScript's default `sort()` order for strings: by UTF-16 code units.
+  ///
+  /// Compared through the strings' UTF-8 bytes while they agree. Where they first differ and one
+  /// byte is ASCII, the equal bytes before it end at a character boundary in both strings, so
+  /// that byte's order is the UTF-16 code units' order. Two differing non-ASCII bytes are
+  /// compared through UTF-16 (UTF-8's order is the code points', which puts U+E000-U+FFFF
+  /// before the surrogate pairs that UTF-16 puts first).
   @inlinable
   public static func jsKeyOrder(_ a: String, _ b: String) -> Bool {
-    a.utf16.lexicographicallyPrecedes(b.utf16)
+    var left = a.utf8.makeIterator()
+    var right = b.utf8.makeIterator()
+    while true {
+      guard let x = left.next() else { return right.next() != nil }
+      guard let y = right.next() else { return false }
+      if x == y { continue }
+      if x < 0x80 || y < 0x80 { return x < y }
+      return a.utf16.lexicographicallyPrecedes(b.utf16)
+    }
   }
 
   /// Writes a number as JavaScript's `JSON.stringify` does: ECMAScript's `Number::toString`
