@@ -1,5 +1,5 @@
 import Testing
-import Quarry
+@testable import Quarry
 import QuarryScenarios
 
 /// `JSONValue.jsKeyOrder`, which compares UTF-8 bytes while it can, against JavaScript's order by
@@ -37,6 +37,21 @@ import QuarryScenarios
       let b = (0..<Int(g.next() % 4)).map { _ in Self.pieces[Int(g.next() % UInt64(Self.pieces.count))] }.joined()
       #expect(JSONValue.jsKeyOrder(a, b) == Self.reference(a, b))
       #expect(JSONValue.jsKeyOrder(b, a) == Self.reference(b, a))
+    }
+  }
+
+  @Test func membersSortedByTheirFirstBytesOrderAsUTF16() {
+    var g = SplitMix64(seed: 18)
+    let long = ["abcdefgh", "abcdefghi", "abcdefgh\u{E000}", "abcdefgh\u{10000}", "abcdefg\u{E9}", "abcdefg\u{0}", "abcdefg"]
+    for _ in 0..<5_000 {
+      var members: [String: JSONValue] = [:]
+      for _ in 0..<Int(g.next() % 12) {
+        let name = g.next() % 3 == 0
+          ? long[Int(g.next() % UInt64(long.count))]
+          : (0..<Int(g.next() % 4)).map { _ in Self.pieces[Int(g.next() % UInt64(Self.pieces.count))] }.joined()
+        members[name] = .null
+      }
+      #expect(JSONValue.sortedByJSKeyOrder(members.keys) == members.keys.sorted(by: Self.reference))
     }
   }
 }

@@ -105,10 +105,36 @@ extension JSONValue {
 
   static func orderedNames(_ names: Dictionary<String, JSONValue>.Keys, _ order: MemberOrder) -> [String] {
     if names.count == 1 { return [names.first!] }
-    let sorted = names.sorted(by: jsKeyOrder)
+    let sorted = sortedByJSKeyOrder(names)
     guard order == .javaScriptProperty, sorted.contains(where: { arrayIndex($0) != nil }) else { return sorted }
     let indices = sorted.compactMap { name in arrayIndex(name).map { (index: $0, name: name) } }
     return indices.sorted { $0.index < $1.index }.map(\.name) + sorted.filter { arrayIndex($0) == nil }
+  }
+
+  /// `names` sorted by `jsKeyOrder`, each name's first eight UTF-8 bytes read once: two names
+  /// whose first eight bytes differ at a byte where either is ASCII (or a shorter name's end)
+  /// are ordered by that byte alone, as `jsKeyOrder` would order them; any other two are
+  /// compared whole with `jsKeyOrder`.
+  static func sortedByJSKeyOrder(_ names: Dictionary<String, JSONValue>.Keys) -> [String] {
+    var entries: [(prefix: UInt64, name: String)] = []
+    entries.reserveCapacity(names.count)
+    for name in names {
+      var prefix: UInt64 = 0
+      var shift: UInt64 = 56
+      for byte in name.utf8.prefix(8) {
+        prefix |= UInt64(byte) << shift
+        shift &-= 8
+      }
+      entries.append((prefix, name))
+    }
+    entries.sort { a, b in
+      let difference = a.prefix ^ b.prefix
+      if difference == 0 { return jsKeyOrder(a.name, b.name) }
+      let shift = UInt64(56 - (difference.leadingZeroBitCount & ~7))
+      let x = (a.prefix >> shift) & 0xFF, y = (b.prefix >> shift) & 0xFF
+      return x < 0x80 || y < 0x80 ? x < y : jsKeyOrder(a.name, b.name)
+    }
+    return entries.map(\.name)
   }
 
   /// The array index a member name stands for in JavaScript (a canonical numeric string below
@@ -134,15 +160,21 @@ extension JSONValue {
   /// before the surrogate pairs that UTF-16 puts first).
   @inlinable
   public static func jsKeyOrder(_ a: String, _ b: String) -> Bool {
-    var left = a.utf8.makeIterator()
-    var right = b.utf8.makeIterator()
-    while true {
-      guard let x = left.next() else { return right.next() != nil }
-      guard let y = right.next() else { return false }
-      if x == y { continue }
-      if x < 0x80 || y < 0x80 { return x < y }
-      return a.utf16.lexicographicallyPrecedes(b.utf16)
+    var left = a
+    var right = b
+    let byBytes: Bool? = left.withUTF8 { x in
+      right.withUTF8 { y in
+        let count = Swift.min(x.count, y.count)
+        var i = 0
+        while i < count {
+          let p = x[i], q = y[i]
+          if p != q { return p < 0x80 || q < 0x80 ? p < q : nil }
+          i += 1
+        }
+        return x.count < y.count
+      }
     }
+    return byBytes ?? a.utf16.lexicographicallyPrecedes(b.utf16)
   }
 
   /// Writes a number as JavaScript's `JSON.stringify` does: ECMAScript's `Number::toString`
