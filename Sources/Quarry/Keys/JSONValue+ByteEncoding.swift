@@ -4,7 +4,7 @@
 extension JSONValue {
   /// The JSON text of the value with members in `order`: byte-identical to `write(to:order:)`.
   func jsonText(order: MemberOrder) -> String {
-    var capacity = 256
+    var capacity = 1024
     while true {
       let text: String?? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
         var sink = ByteSink(buffer: buffer)
@@ -65,8 +65,9 @@ extension JSONValue {
         // The one member by iteration (`first` went through the generic `Collection.first`).
         for (name, value) in members { guard member(name, value) else { return false } }
       } else {
-        for name in JSONValue.orderedNames(members.keys, order) {
-          guard member(name, members[name]!) else { return false }
+        for position in JSONValue.orderedPositions(members, order) {
+          let (name, value) = members[position]
+          guard member(name, value) else { return false }
         }
       }
       sink.append(UInt8(ascii: "}"))

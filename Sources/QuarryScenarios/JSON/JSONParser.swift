@@ -153,6 +153,12 @@ public struct JSONParser {
       guard index < bytes.count else { throw error("'\"' to close the string") }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
+        if scalars.isEmpty {
+          // No escape before the closing quote (each escape appends a scalar): the run is the string.
+          guard let run = String(validating: bytes[runStart..<index], as: UTF8.self) else { throw error("valid UTF-8 text") }
+          index += 1
+          return run
+        }
         try flush(index)
         index += 1
         return String(scalars)
