@@ -54,4 +54,11 @@ import QuarryScenarios
       #expect(JSONValue.sortedByJSKeyOrder(members).map { members[$0].key } == members.keys.sorted(by: Self.reference))
     }
   }
+
+  @Test func allASCIINamesSharingTheirFirstEightBytesOrderAsUTF16() {
+    let names = ["abcdefgh", "abcdefghi", "abcdefg", "abcdefg\u{0}", "abcdefgh\u{0}", "b", "a\u{0}", "a", "", "~", "\u{7F}", "ABCDEFGHZ", "ABCDEFGHA"]
+    var members: [String: JSONValue] = [:]
+    for name in names { members[name] = .null }
+    #expect(JSONValue.sortedByJSKeyOrder(members).map { members[$0].key } == names.sorted(by: Self.reference))
+  }
 }
