@@ -61,8 +61,14 @@ import Testing
     }
   }
 
-  @Test func rejectsInvalidUTF8() {
+  @Test func rejectsInvalidUTF8() throws {
     #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22, 0xFF, 0x22]) }
+    // In a run after an escape, and in a run before one (ASCII runs skip validation).
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: Array(#""a\n"#.utf8) + [0xC3, 0x28, 0x22]) }
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22, 0x61, 0xE2, 0x82] + Array(#"\n""#.utf8)) }
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22, 0xED, 0xA0, 0x80, 0x22]) }
+    #expect(try JSONParser.parse(bytes: Array(#""ab\n"#.utf8) + [0xC3, 0xA9, 0x22]) == .string("ab\n\u{E9}"))
+    #expect(try JSONParser.parse(bytes: [0x22, 0xE2, 0x82, 0xAC] + Array(#"\t x""#.utf8)) == .string("\u{20AC}\t x"))
   }
 
   @Test func limitsNesting() {

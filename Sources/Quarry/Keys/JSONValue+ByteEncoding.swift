@@ -3,8 +3,11 @@
 /// `QueryKey.queryHash` (TanStack's `hashKey`) and `canonicalJSON` use it.
 extension JSONValue {
   /// The JSON text of the value with members in `order`: byte-identical to `write(to:order:)`.
+  ///
+  /// Its buffer loop is `writtenText`'s, written out: through that function's closure a key's
+  /// hash took about 80 instructions more (callgrind, `--only hashKey`).
   func jsonText(order: MemberOrder) -> String {
-    var capacity = 256
+    var capacity = 1024
     while true {
       let text: String?? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
         var sink = ByteSink(buffer: buffer)
@@ -22,6 +25,63 @@ extension JSONValue {
       case .none: capacity *= 8
       }
     }
+  }
+
+  /// The canonical JSON text of an object of `members` with member `name` set to `value`, as
+  /// `JSONValue.object(members)` with `members[name] = value` would write it, without making that
+  /// dictionary (the scenario runner adds each trace event's time this way: adding a member to a
+  /// dictionary literal made it grow and hash every name again).
+  package static func canonicalJSON(of members: [String: JSONValue], setting name: String, to value: JSONValue) -> String {
+    if members.index(forKey: name) == nil,
+      let text = writtenText({ writeObjectBytes(members, inserting: name, value, to: &$0) })
+    {
+      return text
+    }
+    var object = members
+    object[name] = value
+    return JSONValue.object(object).canonicalJSON
+  }
+
+  /// What `write` writes into a stack buffer (a larger one while the text does not fit), or
+  /// `nil` when `write` answers `false` (deeper than the recursion limit).
+  private static func writtenText(_ write: (inout ByteSink) -> Bool) -> String? {
+    var capacity = 1024
+    while true {
+      let text: String?? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+        var sink = ByteSink(buffer: buffer)
+        guard write(&sink) else { return .some(nil) }
+        guard !sink.overflowed else { return nil }
+        return .some(String(decoding: UnsafeBufferPointer(rebasing: buffer[..<sink.count]), as: UTF8.self))
+      }
+      if let text { return text }
+      capacity *= 8
+    }
+  }
+
+  /// Writes an object of `members` and `name` (which `members` does not hold) in sorted order.
+  private static func writeObjectBytes(_ members: [String: JSONValue], inserting name: String, _ value: JSONValue, to sink: inout ByteSink) -> Bool {
+    sink.append(UInt8(ascii: "{"))
+    var first = true
+    func member(_ memberName: String, _ memberValue: JSONValue) -> Bool {
+      if memberValue.isUndefined { return true }
+      if !first { sink.append(UInt8(ascii: ",")) }
+      first = false
+      writeStringBytes(memberName, to: &sink)
+      sink.append(UInt8(ascii: ":"))
+      return withUnsafePointer(to: memberValue) { writeBytes($0, to: &sink, order: .sorted, depth: 1) }
+    }
+    var inserted = false
+    for position in JSONValue.orderedPositions(members, .sorted) {
+      let (memberName, memberValue) = members[position]
+      if !inserted, jsKeyOrder(name, memberName) {
+        inserted = true
+        guard member(name, value) else { return false }
+      }
+      guard member(memberName, memberValue) else { return false }
+    }
+    if !inserted { guard member(name, value) else { return false } }
+    sink.append(UInt8(ascii: "}"))
+    return true
   }
 
   /// Writes the value; `false` when it is nested deeper than `recursionLimit`.
@@ -65,8 +125,9 @@ extension JSONValue {
         // The one member by iteration (`first` went through the generic `Collection.first`).
         for (name, value) in members { guard member(name, value) else { return false } }
       } else {
-        for name in JSONValue.orderedNames(members.keys, order) {
-          guard member(name, members[name]!) else { return false }
+        for position in JSONValue.orderedPositions(members, order) {
+          let (name, value) = members[position]
+          guard member(name, value) else { return false }
         }
       }
       sink.append(UInt8(ascii: "}"))

@@ -55,8 +55,8 @@ extension JSONValue {
     case .object(let members):
       out += "{"
       var first = true
-      for name in JSONValue.orderedNames(members.keys, order) {
-        let value = members[name]!
+      for position in JSONValue.orderedPositions(members, order) {
+        let (name, value) = members[position]
         if value.isUndefined { continue }
         if !first { out += "," }
         first = false
@@ -90,9 +90,9 @@ extension JSONValue {
         case .object(let members):
           out += "{"
           pending.append(.text("}"))
-          let names = JSONValue.orderedNames(members.keys, order).filter { !members[$0]!.isUndefined }
-          for (i, name) in names.enumerated().reversed() {
-            pending.append(.value(members[name]!))
+          let written = JSONValue.orderedPositions(members, order).map { members[$0] }.filter { !$0.value.isUndefined }
+          for (i, (name, value)) in written.enumerated().reversed() {
+            pending.append(.value(value))
             var label = i > 0 ? "," : ""
             JSONValue.writeString(name, to: &label)
             label += ":"
@@ -103,12 +103,54 @@ extension JSONValue {
     }
   }
 
-  static func orderedNames(_ names: Dictionary<String, JSONValue>.Keys, _ order: MemberOrder) -> [String] {
-    if names.count == 1 { return [names.first!] }
-    let sorted = names.sorted(by: jsKeyOrder)
-    guard order == .javaScriptProperty, sorted.contains(where: { arrayIndex($0) != nil }) else { return sorted }
-    let indices = sorted.compactMap { name in arrayIndex(name).map { (index: $0, name: name) } }
-    return indices.sorted { $0.index < $1.index }.map(\.name) + sorted.filter { arrayIndex($0) == nil }
+  /// The positions of an object's members in `order`: a writer reads each member at its
+  /// position, without hashing its name again.
+  static func orderedPositions(_ members: [String: JSONValue], _ order: MemberOrder) -> [Dictionary<String, JSONValue>.Index] {
+    if members.count == 1 { return [members.startIndex] }
+    let sorted = sortedByJSKeyOrder(members)
+    guard order == .javaScriptProperty, sorted.contains(where: { arrayIndex(members[$0].key) != nil }) else { return sorted }
+    let indices = sorted.compactMap { position in arrayIndex(members[position].key).map { (index: $0, position: position) } }
+    return indices.sorted { $0.index < $1.index }.map(\.position) + sorted.filter { arrayIndex(members[$0].key) == nil }
+  }
+
+  /// The positions of `members` sorted by their names' `jsKeyOrder`, each name's first eight UTF-8 bytes read once into an
+  /// integer (big-endian, zero-padded). When every name's first eight bytes are ASCII (a
+  /// shorter name's padding counts as ASCII too), the integers' order is the names' order
+  /// wherever they differ, and equal integers (a shared first eight bytes) go to `jsKeyOrder`;
+  /// otherwise two integers decide only where they first differ at a byte one of them has as
+  /// ASCII. The sort moves integers and indices, not strings.
+  static func sortedByJSKeyOrder(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
+    let list = Array(members.keys)
+    let positions = Array(members.keys.indices)
+    var entries: [(prefix: UInt64, index: Int)] = []
+    entries.reserveCapacity(list.count)
+    var allASCII = true
+    for index in list.indices {
+      var name = list[index]
+      let prefix = name.withUTF8 { bytes -> UInt64 in
+        var prefix: UInt64 = 0
+        var shift: UInt64 = 56
+        for byte in bytes.prefix(8) {
+          prefix |= UInt64(byte) << shift
+          shift &-= 8
+        }
+        return prefix
+      }
+      if prefix & 0x8080_8080_8080_8080 != 0 { allASCII = false }
+      entries.append((prefix, index))
+    }
+    if allASCII {
+      entries.sort { a, b in a.prefix != b.prefix ? a.prefix < b.prefix : jsKeyOrder(list[a.index], list[b.index]) }
+    } else {
+      entries.sort { a, b in
+        let difference = a.prefix ^ b.prefix
+        if difference == 0 { return jsKeyOrder(list[a.index], list[b.index]) }
+        let shift = UInt64(56 - (difference.leadingZeroBitCount & ~7))
+        let x = (a.prefix >> shift) & 0xFF, y = (b.prefix >> shift) & 0xFF
+        return x < 0x80 || y < 0x80 ? x < y : jsKeyOrder(list[a.index], list[b.index])
+      }
+    }
+    return entries.map { positions[$0.index] }
   }
 
   /// The array index a member name stands for in JavaScript (a canonical numeric string below
@@ -126,9 +168,29 @@ extension JSONValue {
   }
 
   /// JavaScript's default `sort()` order for strings: by UTF-16 code units.
+  ///
+  /// Compared through the strings' UTF-8 bytes while they agree. Where they first differ and one
+  /// byte is ASCII, the equal bytes before it end at a character boundary in both strings, so
+  /// that byte's order is the UTF-16 code units' order. Two differing non-ASCII bytes are
+  /// compared through UTF-16 (UTF-8's order is the code points', which puts U+E000-U+FFFF
+  /// before the surrogate pairs that UTF-16 puts first).
   @inlinable
   public static func jsKeyOrder(_ a: String, _ b: String) -> Bool {
-    a.utf16.lexicographicallyPrecedes(b.utf16)
+    var left = a
+    var right = b
+    let byBytes: Bool? = left.withUTF8 { x in
+      right.withUTF8 { y in
+        let count = Swift.min(x.count, y.count)
+        var i = 0
+        while i < count {
+          let p = x[i], q = y[i]
+          if p != q { return p < 0x80 || q < 0x80 ? p < q : nil }
+          i += 1
+        }
+        return x.count < y.count
+      }
+    }
+    return byBytes ?? a.utf16.lexicographicallyPrecedes(b.utf16)
   }
 
   /// Writes a number as JavaScript's `JSON.stringify` does: ECMAScript's `Number::toString`

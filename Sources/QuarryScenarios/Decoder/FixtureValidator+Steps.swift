@@ -8,7 +8,7 @@ extension FixtureValidator {
     let operations = FixtureVocabulary.operations
     var found: [String] = []
     for key in members.keys.sorted() where key != "at" && key != "as" {
-      guard operations.contains(key) else {
+      guard OperationSpec.all[key] != nil else {
         throw fail(JSONPath.member(path, key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
       }
       found.append(key)

@@ -96,6 +96,6 @@ public enum FixtureVocabulary {
   /// The `queryFn` value that stands for TanStack's `skipToken`.
   public static let skipToken = "$skipToken"
 
-  /// The operation names of a step.
-  public static var operations: [String] { OperationSpec.all.keys.sorted() }
+  /// The operation names of a step, sorted (computed once: the validator reads it for every step).
+  public static let operations: [String] = OperationSpec.all.keys.sorted()
 }

@@ -7,7 +7,12 @@ enum JSONPath {
   /// The path of member `key` inside `path`.
   static func member(_ path: String, _ key: String) -> String {
     let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
-      scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$" || scalar == "-"
+      // ASCII's alphabetic scalars are its letters: asked without the Unicode property table.
+      if scalar.isASCII {
+        let v = scalar.value
+        return (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) || v == 0x5F || v == 0x24 || v == 0x2D
+      }
+      return scalar.properties.isAlphabetic
     }
     let part = plain ? key : "[\(JSONValue.string(key).canonicalJSON)]"
     if path == root { return plain ? key : "$" + part }

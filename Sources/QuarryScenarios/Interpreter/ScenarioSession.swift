@@ -76,9 +76,7 @@ final class ScenarioSession: @unchecked Sendable {
 
   func emit(_ members: [String: JSONValue]) {
     if isTornDown { return }
-    var event = members
-    event["t"] = .number(now)
-    trace.append(JSONValue.object(event).canonicalJSON)
+    trace.append(JSONValue.canonicalJSON(of: members, setting: "t", to: .number(now)))
   }
 
   // MARK: Scripted functions

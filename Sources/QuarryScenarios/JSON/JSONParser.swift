@@ -142,31 +142,48 @@ public struct JSONParser {
     index += 1
     var scalars = String.UnicodeScalarView()
     var runStart = index
+    var runIsASCII = true
     func flush(_ end: Int) throws(JSONParseError) {
       guard runStart < end else { return }
-      guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
-        throw error("valid UTF-8 text")
-      }
-      scalars.append(contentsOf: run.unicodeScalars)
+      scalars.append(contentsOf: try text(runStart..<end, isASCII: runIsASCII).unicodeScalars)
     }
     while true {
       guard index < bytes.count else { throw error("'\"' to close the string") }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
+        if scalars.isEmpty {
+          // No escape before the closing quote (each escape appends a scalar): the run is the string.
+          let run = try text(runStart..<index, isASCII: runIsASCII)
+          index += 1
+          return run
+        }
         try flush(index)
         index += 1
         return String(scalars)
       }
       if byte < 0x20 { throw error("no control characters in a string (escape them)") }
+      if byte >= 0x80 { runIsASCII = false }
       if byte == UInt8(ascii: "\\") {
         try flush(index)
         index += 1
         scalars.append(try parseEscape())
         runStart = index
+        runIsASCII = true
         continue
       }
       index += 1
     }
+  }
+
+  /// The text of `range`, an unescaped run of a string: ASCII bytes are valid UTF-8 as they are
+  /// (`String(validating:)` looks up its generic metadata on every call: about 940
+  /// instructions a string), anything else is validated.
+  private func text(_ range: Range<Int>, isASCII: Bool) throws(JSONParseError) -> String {
+    if isASCII {
+      return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+    guard let run = String(validating: bytes[range], as: UTF8.self) else { throw error("valid UTF-8 text") }
+    return run
   }
 
   private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
