@@ -39,3 +39,4 @@ if selected("specs") { report(SpecWorkload.run(directory: specs)) }
 if selected("live") { LiveWorkloads.run().forEach(report) }
 if selected("scale") { ScaleWorkloads.run().forEach(report) }
 if selected("typed") { TypedWorkloads.run(rounds: rounds).forEach(report) }
+if only.contains(where: { "profile.clear".hasPrefix($0) && $0.hasPrefix("profile") }) { ProfileWorkloads.clear(rounds: rounds).forEach(report) }

@@ -28,6 +28,40 @@ import Testing
     #expect(released.entries == Array(0..<300))
   }
 
+  /// `clear` releases the insertion order in chunks, reading each chunk's lines first
+  /// (`QueryCache+Release.swift`): across chunk boundaries and holes, with queries without data,
+  /// one whose key keeps its parts in a box (nested deeper than the recursion limit) and one
+  /// still held by the caller, every query's data is freed in insertion order inside the call,
+  /// but the held one's, which goes when its holder lets it go.
+  @Test func clearFreesInInsertionOrderAcrossChunksHolesAndHeldQueries() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let released = OrderedLog<Int>()
+    var deep: JSONValue = 0
+    for _ in 0..<(JSONValue.recursionLimit + 4) { deep = .array([deep]) }
+    var held: Query?
+    for i in 0..<37 {
+      let key: QueryKey = i == 12 ? ["tracked", deep] : ["tracked", .number(Double(i))]
+      if i % 9 == 4 {
+        // No data: built by the cache, as a fetch or an observer does.
+        _ = client.engine.lock.sync { client.queryCache.build(client, QueryOptions(queryKey: key)) }
+        continue
+      }
+      client.setQueryData(key, value: Tracked(i, released))
+      if i == 21 { held = client.queryCache.find(QueryFilters(queryKey: key)) }
+    }
+    if case .deep = client.queryCache.getAll()[12].queryKey.storage {} else { Issue.record("the deep key keeps its parts in a box") }
+    client.removeQueries(QueryFilters(queryKey: ["tracked", 7]))
+    client.removeQueries(QueryFilters(queryKey: ["tracked", 16]))
+    #expect(released.entries == [7, 16])
+    client.clear()
+    let freed = (0..<37).filter { $0 % 9 != 4 && $0 != 7 && $0 != 16 && $0 != 21 }
+    #expect(released.entries == [7, 16] + freed)
+    #expect(held?.state.data is Tracked)
+    held = nil
+    #expect(released.entries == [7, 16] + freed + [21])
+    #expect(client.queryCache.getAll().isEmpty)
+  }
+
   /// Every query is removed once, in insertion order (holes left by removals and queries whose
   /// hash was written or is still pending alike), and the emptied cache works as before.
   @Test func clearRemovesEachQueryOnceInInsertionOrder() {
