@@ -14,8 +14,6 @@ import QuarryScenarios
     var nextID: UInt64 = 0
     var mismatch: String?
     for step in 0..<6_000 where mismatch == nil {
-      // Capacity hints now and then (an invalidation's): they change nothing the model sees.
-      if step % 37 == 0 { queue.reserveCapacity(additional: step % 500) }
       switch Int.random(in: 0..<10, using: &random) {
       case 0..<5:
         nextID += 1
@@ -42,25 +40,6 @@ import QuarryScenarios
     }
     #expect(mismatch == nil)
     #expect(queue.firstDue() == model.map(\.due).min())
-  }
-
-  /// `reserveCapacity(additional:)` makes room in the heap and the payload window for that many
-  /// more timers at once, and a small hint on a full array at least doubles it (many small
-  /// hints stay amortized, as appending is); the timers then pop as without it.
-  @Test func reservedRoomHoldsTheTimersAndSmallHintsDouble() {
-    var queue = TimerQueue<Int, String>()
-    queue.insert(id: 1, due: 5, "t1")
-    queue.reserveCapacity(additional: 1_000)
-    let reserved = queue.capacityForTesting
-    #expect(reserved.heap >= 1_001 && reserved.window >= 1_001)
-    for id in UInt64(2)...1_001 { queue.insert(id: id, due: 5, "t\(id)") }
-    #expect(queue.capacityForTesting == reserved)
-    queue.reserveCapacity(additional: 1)
-    #expect(queue.capacityForTesting.heap >= 2 * reserved.heap)
-    #expect(queue.capacityForTesting.window >= 2 * reserved.window)
-    var popped: [UInt64] = []
-    while let timer = queue.popFirst(dueBy: 5) { popped.append(timer.id) }
-    #expect(popped == Array(UInt64(1)...1_001))
   }
 
   /// `insert` appends a timer that does not precede its parent without sifting (most timers:

@@ -132,9 +132,6 @@ extension QueryClient {
       if paused { anyPaused = true }
       fetches.append((fetch, paused))
     }
-    // Each fetch creates a gc timer as it settles: room for them at once (a hint that changes
-    // no id, order or count), not the scheduler's arrays doubled on the way there.
-    if fetches.count > 1 { engine.scheduler.reserveTimers(fetches.count) }
     let countdown = PromiseCountdown(count: fetches.count, scheduler: engine.scheduler)
     if !throwOnError, !anyPaused {
       // The common case: only the last fetch to settle queues a job (`countIgnoringRejectionOnly`).

@@ -42,25 +42,6 @@ struct TimerQueue<Due: Comparable, Payload> {
     if count > 0 && Node.precedes(node, heap[(count - 1) / 2]) { siftUp(count) }
   }
 
-  /// Makes room for `additional` more timers numbered after the live ones (a hint: nothing
-  /// observable changes). Growing one append at a time doubled the heap and the payload window
-  /// about fourteen times on the way to 16k timers, moving every payload again each time.
-  mutating func reserveCapacity(additional: Int) {
-    Self.reserve(&heap, additional)
-    live.reserveCapacity(additional: additional)
-  }
-
-  /// The heap's and the payload window's capacities (tests).
-  var capacityForTesting: (heap: Int, window: Int) { (heap.capacity, live.windowCapacity) }
-
-  /// Reserves room for `additional` more elements of `array`, at least doubling a capacity that
-  /// is grown (so that many small hints stay amortized O(1) per element, as appending is).
-  static func reserve<Element>(_ array: inout [Element], _ additional: Int) {
-    let needed = array.count + additional
-    guard needed > array.capacity else { return }
-    array.reserveCapacity(Swift.max(needed, 2 * array.capacity))
-  }
-
   /// Removes a live timer and returns its payload; unknown ids return `nil`.
   @discardableResult
   mutating func remove(_ id: UInt64) -> Payload? {
@@ -215,14 +196,6 @@ struct TimerPayloads<Payload> {
       }
       return true
     }
-  }
-
-  /// The window's capacity (tests).
-  var windowCapacity: Int { window.capacity }
-
-  /// Makes room in the window for `additional` more payloads appended at its end (a hint).
-  mutating func reserveCapacity(additional: Int) {
-    TimerQueue<UInt64, Payload>.reserve(&window, additional)
   }
 
   /// Adds the payload of `id`, which must not be live.

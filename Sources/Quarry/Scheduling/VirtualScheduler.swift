@@ -108,12 +108,6 @@ public final class VirtualScheduler: QueryScheduler, TaskExecutor, @unchecked Se
     }
   }
 
-  /// Makes room for `count` more timers (a hint, nothing observable changes: the engine's
-  /// refetch of many queries, whose settled fetches each create a gc timer).
-  func reserveTimers(_ count: Int) {
-    locked { timers.reserveCapacity(additional: count) }
-  }
-
   /// Cancels a pending timer (O(1) amortized, whatever the number of timers).
   public func clearTimeout(_ id: TimerID) {
     locked { _ = timers.remove(id.rawValue) }

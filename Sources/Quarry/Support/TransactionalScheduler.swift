@@ -120,12 +120,6 @@ final class TransactionalScheduler: QueryScheduler, @unchecked Sendable {
     return direct(base.setTimeout(delay, body))
   }
 
-  /// Makes room for `count` more timers in a ``VirtualScheduler`` base (a hint; other bases
-  /// grow as they do): an invalidation's refetches each create a gc timer as they settle.
-  func reserveTimers(_ count: Int) {
-    virtualBase?.reserveTimers(count)
-  }
-
   /// The engine id an owner keeps while its timer's creation is recorded and has not run
   /// (``TimerPlacement/recordedByOwner``): odd, as a recorded number, but never handed out, so
   /// clearing it here changes nothing (its owner forgets the creation itself).
