@@ -308,7 +308,7 @@ import QuarryScenarios
   print(value.canonicalJSON)  // {"a":[true,null],"b":1}
 }
 
-// Sources/Quarry/Keys/JSONValue+Encoding.swift:206
+// Sources/Quarry/Keys/JSONValue+Encoding.swift:199
 @MainActor @Sendable func example28() async throws {
   JSONValue.ecmaScriptString(0.000001)  // 0.000001
   JSONValue.ecmaScriptString(1e-7)      // 1e-7

@@ -113,18 +113,16 @@ extension JSONValue {
     return indices.sorted { $0.index < $1.index }.map(\.position) + sorted.filter { arrayIndex(members[$0].key) == nil }
   }
 
-  /// The positions of `members` sorted by their names' `jsKeyOrder`, each name's first eight UTF-8 bytes read once into an
-  /// integer (big-endian, zero-padded). When every name's first eight bytes are ASCII (a
-  /// shorter name's padding counts as ASCII too), the integers' order is the names' order
-  /// wherever they differ, and equal integers (a shared first eight bytes) go to `jsKeyOrder`;
-  /// otherwise two integers decide only where they first differ at a byte one of them has as
-  /// ASCII. The sort moves integers and indices, not strings.
+  /// The positions of `members` sorted by their names' `jsKeyOrder`, each name's first eight
+  /// UTF-8 bytes read once into an integer (big-endian, zero-padded, so a shorter name's end
+  /// reads as ASCII). Two integers decide where they first differ at a byte one of them has as
+  /// ASCII, as `jsKeyOrder` decides; anything else (equal integers, two non-ASCII bytes) goes to
+  /// `jsKeyOrder`. The sort moves integers and indices, not strings.
   static func sortedByJSKeyOrder(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
     let list = Array(members.keys)
     let positions = Array(members.keys.indices)
     var entries: [(prefix: UInt64, index: Int)] = []
     entries.reserveCapacity(list.count)
-    var allASCII = true
     for index in list.indices {
       var name = list[index]
       let prefix = name.withUTF8 { bytes -> UInt64 in
@@ -136,19 +134,14 @@ extension JSONValue {
         }
         return prefix
       }
-      if prefix & 0x8080_8080_8080_8080 != 0 { allASCII = false }
       entries.append((prefix, index))
     }
-    if allASCII {
-      entries.sort { a, b in a.prefix != b.prefix ? a.prefix < b.prefix : jsKeyOrder(list[a.index], list[b.index]) }
-    } else {
-      entries.sort { a, b in
-        let difference = a.prefix ^ b.prefix
-        if difference == 0 { return jsKeyOrder(list[a.index], list[b.index]) }
-        let shift = UInt64(56 - (difference.leadingZeroBitCount & ~7))
-        let x = (a.prefix >> shift) & 0xFF, y = (b.prefix >> shift) & 0xFF
-        return x < 0x80 || y < 0x80 ? x < y : jsKeyOrder(list[a.index], list[b.index])
-      }
+    entries.sort { a, b in
+      let difference = a.prefix ^ b.prefix
+      if difference == 0 { return jsKeyOrder(list[a.index], list[b.index]) }
+      let shift = UInt64(56 - (difference.leadingZeroBitCount & ~7))
+      let x = (a.prefix >> shift) & 0xFF, y = (b.prefix >> shift) & 0xFF
+      return x < 0x80 || y < 0x80 ? x < y : jsKeyOrder(list[a.index], list[b.index])
     }
     return entries.map { positions[$0.index] }
   }
