@@ -113,16 +113,13 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
   final func canStart() -> Bool { engine.canFetch(config.networkMode) && retryerCanRun() }
 
   private func settleSucceeded(_ value: consuming any Sendable) {
-    if !isResolved {
-      continueFn?()
-      status = .resolved
-      settleOutcome(to: .fulfilled(value))
-    }
+    var settled = PromiseState.fulfilled(value)
+    settleSucceeded(swapping: &settled)
   }
 
-  /// ``settleSucceeded(_:)`` of the fulfilled `settled`, swapped into ``outcome`` (which is
-  /// `.pending` until then) without copying its value: left `.pending`, or as it was when the
-  /// retryer had settled already.
+  /// Settles to the fulfilled `settled`, swapped into ``outcome`` (which is `.pending` until
+  /// then) without copying its value: left `.pending`, or as it was when the retryer had
+  /// settled already.
   private func settleSucceeded(swapping settled: inout PromiseState) {
     if !isResolved {
       continueFn?()
@@ -136,22 +133,17 @@ class Retryer: Promise<any Sendable>, @unchecked Sendable {
     if !isResolved {
       continueFn?()
       status = .rejected
-      settleOutcome(to: .rejected(error))
+      outcome = .rejected(error)
+      outcomeSettled()
     }
   }
 
-  /// Keeps the outcome, queues the run's ``retryerSettled()`` job (the delivery job of a
-  /// promise whose first callback the run registered before it could settle), and settles
+  /// Once ``outcome`` is written: queues the run's ``retryerSettled()`` job (the delivery job of
+  /// a promise whose first callback the run registered before it could settle), and settles
   /// ``promise`` if it was made, which queues its own delivery job right after.
   ///
-  /// `settled` moves into ``outcome``; only a made ``promise`` copies its payload (copying it
-  /// for every fetch, and destroying the argument after, cost about 140 instructions).
-  private func settleOutcome(to settled: consuming PromiseState) {
-    outcome = consume settled
-    outcomeSettled()
-  }
-
-  /// What ``settleOutcome(to:)`` does once ``outcome`` is written.
+  /// The outcome was moved or swapped in; only a made ``promise`` copies its payload (copying
+  /// it for every fetch, and destroying the argument after, cost about 140 instructions).
   private func outcomeSettled() {
     scheduler.enqueue { [self] in retryerSettled() }
     guard let outcomePromise else { return }
