@@ -9,8 +9,8 @@ enum JSONPath {
     let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
       // ASCII's alphabetic scalars are its letters: asked without the Unicode property table.
       if scalar.isASCII {
-        let v = scalar.value
-        return (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) || v == 0x5F || v == 0x24 || v == 0x2D
+        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+          || scalar == "_" || scalar == "$" || scalar == "-"
       }
       return scalar.properties.isAlphabetic
     }
