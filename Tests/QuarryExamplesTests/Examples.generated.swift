@@ -419,7 +419,7 @@ import QuarryScenarios
   }
 }
 
-// Sources/Quarry/Query/QueryOptions.swift:6
+// Sources/Quarry/Query/QueryOptions.swift:8
 @MainActor @Sendable func example44() async throws {
   var options = QueryOptions(queryKey: ["todos"])
   options.queryFn = .fn { _ in try await api.todos() }

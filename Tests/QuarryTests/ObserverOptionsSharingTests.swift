@@ -35,9 +35,9 @@ import Testing
     let firstIdentity = first.options.identity
     observer.setOptions(observerOptions(["a"], staleTime: 9))
     #expect(first.options.staleTime == .value(.milliseconds(5)))
-    #expect(first.options.identity === firstIdentity)
+    #expect(first.options.identity == firstIdentity)
     #expect(observer.options.staleTime == .value(.milliseconds(9)))
-    #expect(observer.options.identity !== firstIdentity)
+    #expect(observer.options.identity != firstIdentity)
     #expect(query.options.staleTime == .value(.milliseconds(9)))
     #expect(query.options.identity == nil)
   }
@@ -324,5 +324,85 @@ import Testing
     #expect(b.getCurrentQuery().isDisabled() && !a.getCurrentQuery().isDisabled())
     ua()
     ub()
+  }
+}
+
+/// An observer whose key is cached by a keyed write takes the query's hash without writing it
+/// (`QueryOptions.takeQueryHash(of:)`): the string is written on the first read, of the options
+/// or of the query, once for both, and equals the key's `hashKey`.
+@Suite struct ObserverKeyHashTakenUnwrittenTests {
+  @Test func theObserversOptionsTakeTheQuerysHashUnwritten() throws {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let key: QueryKey = ["todos", 7, ["page": 2]]
+    client.setQueryData(key, value: 1)
+    let observer = QueryObserver(client: client, options: QueryOptions(queryKey: key))
+    let query = observer.getCurrentQuery()
+    let box = try #require(query.keyHashBox())
+    #expect(!box.isWritten)
+    #expect(observer.optionsBox.options.hasQueryHash)
+    // Read through the options first: written once, for the query too.
+    #expect(observer.options.queryHash == key.queryHash)
+    #expect(box.isWritten)
+    #expect(query.keyHashBox() === box)
+    #expect(query.queryHash == #"["todos",7,{"page":2}]"#)
+  }
+
+  @Test func theQuerysReadWritesTheOptionsHashToo() throws {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a", 1], value: 1)
+    let observer = QueryObserver(client: client, options: QueryOptions(queryKey: ["a", 1]))
+    let query = observer.getCurrentQuery()
+    #expect(query.queryHash == #"["a",1]"#)
+    #expect(try #require(query.keyHashBox()).isWritten)
+    #expect(observer.options.queryHash == #"["a",1]"#)
+    #expect(query.options.queryHash == #"["a",1]"#)
+  }
+
+  @Test func setAndMergedHashesKeepTheirSide() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    client.setQueryData(["a"], value: 1)
+    let observer = QueryObserver(client: client, options: QueryOptions(queryKey: ["a"]))
+    let taken = observer.options
+    // Options that take the hash keep theirs over a base with another.
+    var base = QueryOptions()
+    base.queryHash = "base"
+    #expect(taken.merged(over: base).queryHash == #"["a"]"#)
+    // Options without one take the base's, taken or given.
+    #expect(QueryOptions().merged(over: taken).queryHash == #"["a"]"#)
+    #expect(QueryOptions().merged(over: base).queryHash == "base")
+    #expect(!QueryOptions().merged(over: QueryOptions()).hasQueryHash)
+    // Setting the hash replaces a taken one; setting nil clears it.
+    var changed = taken
+    changed.queryHash = "given"
+    #expect(changed.queryHash == "given")
+    changed.queryHash = nil
+    #expect(changed.queryHash == nil && !changed.hasQueryHash)
+    #expect(taken.queryHash == #"["a"]"#)
+  }
+
+  @Test func aGivenHashIsTakenAsTheString() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var options = QueryOptions(queryKey: ["a"])
+    options.queryHash = "given"
+    let first = QueryObserver(client: client, options: options)
+    #expect(first.getCurrentQuery().keyHashBox() == nil)
+    #expect(first.options.queryHash == "given")
+  }
+}
+
+/// Each defaulting of options draws a new identity (`OptionsIdentity.next()`), which their
+/// copies share: the same options are no change, equal options defaulted again are.
+@Suite struct OptionsIdentityTests {
+  @Test func eachDefaultingDrawsANewIdentity() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    let first = client.defaultQueryOptions(QueryOptions(queryKey: ["a"]))
+    let second = client.defaultQueryOptions(QueryOptions(queryKey: ["a"]))
+    #expect(first.identity != nil && second.identity != nil)
+    #expect(first.identity != second.identity)
+    let copy = first
+    #expect(copy.identity == first.identity)
+    #expect(first.isShallowEqual(to: copy))
+    #expect(!first.isShallowEqual(to: second))
+    #expect(client.defaultQueryOptions(QueryOptions(queryKey: ["a"]), identity: false).identity == nil)
   }
 }

@@ -68,7 +68,7 @@ public final class QueryClient: @unchecked Sendable {
 
   private func updateHashFollowsKey() {
     sharedWriteOptions = nil
-    func keeps(_ o: QueryOptions) -> Bool { o.queryHash == nil && o.queryKeyHashFn == nil }
+    func keeps(_ o: QueryOptions) -> Bool { !o.hasQueryHash && o.queryKeyHashFn == nil }
     hashFollowsKey = keeps(defaultOptionsStorage.queries) && queryDefaults.entries.allSatisfy { keeps($0.options) }
     noKeyDefaults = queryDefaults.isEmpty
     noQueryDefaults = noKeyDefaults && defaultOptionsStorage.queries.isShallowEqual(to: QueryOptions())
@@ -483,13 +483,14 @@ public final class QueryClient: @unchecked Sendable {
       }
     }
     d.defaulted = true
-    d.identity = identity ? OptionsIdentity() : nil
-    if d.queryHash == nil {
+    d.identity = identity ? OptionsIdentity.next() : nil
+    // The two members read in place (`hasQueryHash`, a getter, copied `d` out of its box).
+    if d.givenHash == nil && d.keyHashBox == nil {
       d.keyHashed = d.queryKeyHashFn == nil
       if lookUp, d.keyHashed, let key = d.queryKey {
         let slot = Prehashed(key)
         if let query = queryCache.lookup(keySlot: slot) {
-          d.queryHash = query.queryHash
+          d.takeQueryHash(of: query)
           hint = .found(query)
         } else {
           d.queryHash = key.queryHash

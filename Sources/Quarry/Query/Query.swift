@@ -15,33 +15,25 @@ public final class Query: @unchecked Sendable {
   /// it by key until a lookup by hash needs it (`QueryCache`'s pending hashes).
   public var queryHash: String {
     if let givenHash { return givenHash }
-    return writtenHashBox().hash
+    return writtenHash.get { QueryHashBox(key: queryKey) }.hash
   }
   /// The hash the query was created with; `nil` for a query whose hash is written on first read.
   private let givenHash: String?
-  /// The hash written on first read (`givenHash` is `nil`): a retained `QueryHashBox`'s address,
-  /// 0 until written. An atomic word rather than `AtomicLazyReference`, whose `load` and
-  /// `storeIfNil` ran unspecialized in the Synchronization library and looked up generic
-  /// metadata (about 330 instructions each); `queryHash` is public and read without the lock.
-  private let writtenHash = Atomic<UInt>(0)
+  /// The box of the hash written on first read (`givenHash` is `nil`), made on first request;
+  /// its string is written on the first read of it. An atomic word rather than
+  /// `AtomicLazyReference`, whose `load` and `storeIfNil` ran unspecialized in the
+  /// Synchronization library and looked up generic metadata (about 330 instructions each);
+  /// `queryHash` is public and read without the lock.
+  private let writtenHash = OnceWritten<QueryHashBox>()
 
-  /// The box of the written hash, writing it first if needed. The key is immutable, so two
-  /// threads reading at once write equal strings; the first stored is kept.
-  private func writtenHashBox() -> QueryHashBox {
-    let stored = writtenHash.load(ordering: .acquiring)
-    if stored != 0 { return Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
-    let box = Unmanaged.passRetained(QueryHashBox(queryKey.queryHash))
-    let address = UInt(bitPattern: box.toOpaque())
-    let (exchanged, original) = writtenHash.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)
-    if exchanged { return box.takeUnretainedValue() }
-    box.release()
-    return Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()
+  /// The box that writes this query's hash from its key on first read, for options that take
+  /// the query's hash without reading it (`QueryClient.defaultQueryOptions`); `nil` when the
+  /// query was given its hash (`queryHash` is that string).
+  func keyHashBox() -> QueryHashBox? {
+    if givenHash != nil { return nil }
+    return writtenHash.get { QueryHashBox(key: queryKey) }
   }
 
-  deinit {
-    let stored = writtenHash.load(ordering: .relaxed)
-    if stored != 0 { Unmanaged<QueryHashBox>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
-  }
   /// Whether `queryHash` is `queryKey`'s own `hashKey` (the cache then also finds it by key).
   var keyHashed = false
   /// Whether the query is cached under its key only, its hash not yet written into the cache's
@@ -646,10 +638,60 @@ func resolveQueryBoolean(_ option: QueryBoolOption?, _ query: Query) -> Bool? {
   }
 }
 
-/// A query hash written on first read (`Query.queryHash`), boxed for an atomic reference.
+/// A query's hash written from its key on first read (`Query.queryHash`), shared with the
+/// options of the observers that found the query by its key (`QueryOptions.queryHash`): an
+/// observer's options take the hash without writing it (about 1,500 instructions and two
+/// allocations for a key of three members), and whoever reads it first writes it for all.
 final class QueryHashBox: Sendable {
+  /// The key whose `hashKey` this is.
+  let key: QueryKey
+  private let written = OnceWritten<QueryHashText>()
+  init(key: QueryKey) { self.key = key }
+  /// The hash, written on first read. The key is immutable, so two threads reading at once
+  /// write equal strings; the first stored is kept.
+  var hash: String { written.get { QueryHashText(key.queryHash) }.hash }
+  /// Whether the hash has been written (tests check that taking it does not write it).
+  var isWritten: Bool { written.isMade }
+}
+
+/// A written ``QueryHashBox`` hash, boxed for an atomic reference.
+final class QueryHashText: Sendable {
   let hash: String
   init(_ hash: String) { self.hash = hash }
+}
+
+/// A reference made on first request by whichever thread asks first (the first one stored is
+/// kept, a later one made meanwhile released) and released with its holder: a retained
+/// object's address in an atomic word, 0 until made.
+struct OnceWritten<Object: AnyObject & Sendable>: ~Copyable, Sendable {
+  private let address = Atomic<UInt>(0)
+
+  init() {}
+
+  /// Whether the object has been made.
+  var isMade: Bool { address.load(ordering: .acquiring) != 0 }
+
+  /// The object, made by `make` if none is stored yet.
+  @inline(__always)
+  func get(_ make: () -> Object) -> Object {
+    let stored = address.load(ordering: .acquiring)
+    if stored != 0 { return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    return store(make())
+  }
+
+  private func store(_ object: Object) -> Object {
+    let made = Unmanaged.passRetained(object)
+    let (exchanged, original) = address.compareExchange(
+      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    if exchanged { return made.takeUnretainedValue() }
+    made.release()
+    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()
+  }
+
+  deinit {
+    let stored = address.load(ordering: .relaxed)
+    if stored != 0 { Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+  }
 }
 
 /// A query's gc timer (``Query/gcTimer``).

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The options of a query and its observers (TanStack's `QueryObserverOptions`).
 ///
 /// Every member is optional: options merge like TanStack's object spread, where a member that
@@ -12,7 +14,33 @@ public struct QueryOptions: Sendable {
   /// The query's key.
   public var queryKey: QueryKey?
   /// The key's hash; computed from `queryKey` when absent.
-  public var queryHash: String?
+  public var queryHash: String? {
+    get {
+      if let givenHash { return givenHash }
+      return keyHashBox?.hash
+    }
+    set {
+      givenHash = newValue
+      keyHashBox = nil
+    }
+  }
+  /// `queryHash` as a string, when it is one (set through `queryHash`).
+  private(set) var givenHash: String?
+  /// `queryHash` when it is a cached query's key hash that nothing has read yet
+  /// (`QueryClient.defaultQueryOptions` found the query by its key): the query's box, which
+  /// writes the string on first read, for the query and these options alike.
+  private(set) var keyHashBox: QueryHashBox?
+  /// Whether `queryHash` is set, without writing a key hash that is not written yet.
+  var hasQueryHash: Bool { givenHash != nil || keyHashBox != nil }
+  /// Sets `queryHash` to `query`'s hash without writing it if it is not written yet.
+  mutating func takeQueryHash(of query: Query) {
+    if let box = query.keyHashBox() {
+      givenHash = nil
+      keyHashBox = box
+    } else {
+      queryHash = query.queryHash
+    }
+  }
   /// Hashes the key instead of TanStack's `hashKey` (TanStack's `queryKeyHashFn`).
   public var queryKeyHashFn: FunctionBox<@Sendable (QueryKey) -> String>?
   /// The query function, or `skipToken`.
@@ -95,7 +123,10 @@ public struct QueryOptions: Sendable {
   public func merged(over base: QueryOptions) -> QueryOptions {
     var r = self
     r.queryKey = queryKey ?? base.queryKey
-    r.queryHash = queryHash ?? base.queryHash
+    // `queryHash ?? base.queryHash`, without writing a key hash: both members from one side.
+    let ownHash = hasQueryHash
+    r.givenHash = ownHash ? givenHash : base.givenHash
+    r.keyHashBox = ownHash ? keyHashBox : base.keyHashBox
     r.queryKeyHashFn = queryKeyHashFn ?? base.queryKeyHashFn
     r.queryFn = queryFn ?? base.queryFn
     r.staleTime = staleTime ?? base.staleTime
@@ -128,7 +159,7 @@ public struct QueryOptions: Sendable {
   /// and arrays and objects (the key, `meta`) never equal, as every options value a caller passes
   /// carries fresh ones in JavaScript.
   func isShallowEqual(to o: QueryOptions) -> Bool {
-    if let identity, identity === o.identity { return true }
+    if let identity, identity == o.identity { return true }
     return (queryKey == nil && o.queryKey == nil) && queryHash.map(CodeUnitString.init) == o.queryHash.map(CodeUnitString.init) && QueryFnOption.identical(queryFn, o.queryFn)
       && queryKeyHashFn === o.queryKeyHashFn
       && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
@@ -381,8 +412,18 @@ func identityEqual(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
   }
 }
 
-/// The identity of one defaulted options value (see ``QueryOptions``' `identity`).
-final class OptionsIdentity: Sendable {}
+/// The identity of one defaulted options value (see ``QueryOptions``' `identity`): a number
+/// drawn once from a process-wide counter, so no two defaulted options values share one. A
+/// number rather than an object: each observer's options made one more allocation (and a
+/// reference that every copy of the options retained and released).
+struct OptionsIdentity: Equatable, Sendable {
+  private let number: UInt64
+  private static let counter = Atomic<UInt64>(0)
+  /// A new identity, equal to no other made before.
+  static func next() -> OptionsIdentity {
+    OptionsIdentity(number: counter.add(1, ordering: .relaxed).newValue)
+  }
+}
 
 /// TanStack's `hashQueryKeyByOptions`: the options' `queryKeyHashFn`, or `hashKey`.
 func hashQueryKeyByOptions(_ queryKey: QueryKey, _ options: QueryOptions?) -> String {
