@@ -66,18 +66,45 @@ public struct JSONParser {
     if depth > JSONParser.maximumDepth { throw error("nesting no deeper than \(JSONParser.maximumDepth)") }
   }
 
+  /// The member names and values of the objects being parsed, innermost last: an object's members are collected
+  /// here and its dictionary is made once, at its size, when it closes (inserting into a growing
+  /// dictionary reallocated and rehashed it as it grew, and a duplicate check hashed each name again).
+  private var pendingNames: [String] = []
+  private var pendingValues: [JSONValue] = []
+  /// The items of the arrays being parsed, innermost last: each array is made once, at its size.
+  private var pendingItems: [JSONValue] = []
+
+  /// Objects with more members than this look their duplicates up in a set; smaller ones compare
+  /// each name with the names before it.
+  static let linearDuplicateLimit = 16
+
   private mutating func parseObject() throws(JSONParseError) -> JSONValue {
     try enter()
     index += 1
-    var members: [String: JSONValue] = [:]
     skipWhitespace()
-    if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
+    if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object([:]) }
+    let start = pendingNames.count
+    // The names so far once there are more than `linearDuplicateLimit` of them.
+    var names: Set<String>?
     while true {
       skipWhitespace()
       guard peek(UInt8(ascii: "\"")) else { throw error("a member name in double quotes") }
       let keyStart = index
       let key = try parseString()
-      if members[key] != nil {
+      // Duplicates by `String`'s equality, as the dictionary's own lookup found them.
+      let isDuplicate: Bool
+      if names != nil {
+        isDuplicate = !names!.insert(key).inserted
+      } else {
+        isDuplicate = pendingNames[start...].contains(key)
+        if !isDuplicate, pendingNames.count - start == JSONParser.linearDuplicateLimit {
+          var set = Set<String>(minimumCapacity: 2 * JSONParser.linearDuplicateLimit)
+          for name in pendingNames[start...] { set.insert(name) }
+          set.insert(key)
+          names = set
+        }
+      }
+      if isDuplicate {
         index = keyStart
         throw error("no duplicate member \(JSONValue.string(key).canonicalJSON)")
       }
@@ -85,10 +112,20 @@ public struct JSONParser {
       guard peek(UInt8(ascii: ":")) else { throw error("':' after a member name") }
       index += 1
       skipWhitespace()
-      members[key] = try parseValue()
+      let value = try parseValue()
+      pendingNames.append(key)
+      pendingValues.append(value)
       skipWhitespace()
       if peek(UInt8(ascii: ",")) { index += 1; continue }
-      if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
+      if peek(UInt8(ascii: "}")) {
+        index += 1
+        depth -= 1
+        var members = [String: JSONValue](minimumCapacity: pendingNames.count - start)
+        for i in start..<pendingNames.count { members[pendingNames[i]] = pendingValues[i] }
+        pendingNames.removeSubrange(start...)
+        pendingValues.removeSubrange(start...)
+        return .object(members)
+      }
       throw error("',' or '}' in an object")
     }
   }
@@ -96,15 +133,22 @@ public struct JSONParser {
   private mutating func parseArray() throws(JSONParseError) -> JSONValue {
     try enter()
     index += 1
-    var items: [JSONValue] = []
     skipWhitespace()
-    if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(items) }
+    if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array([]) }
+    let start = pendingItems.count
     while true {
       skipWhitespace()
-      items.append(try parseValue())
+      let item = try parseValue()
+      pendingItems.append(item)
       skipWhitespace()
       if peek(UInt8(ascii: ",")) { index += 1; continue }
-      if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(items) }
+      if peek(UInt8(ascii: "]")) {
+        index += 1
+        depth -= 1
+        let items = Array(pendingItems[start...])
+        pendingItems.removeSubrange(start...)
+        return .array(items)
+      }
       throw error("',' or ']' in an array")
     }
   }
@@ -253,12 +297,28 @@ public struct JSONParser {
   }
 
   private mutating func skipWhitespace() {
-    while index < bytes.count {
-      switch bytes[index] {
-      case 0x20, 0x09, 0x0A, 0x0D: index += 1
-      default: return
+    // Most calls find no white space or one byte of it: answered before the buffer's closure.
+    guard index < bytes.count, isWhitespace(bytes[index]) else { return }
+    index += 1
+    guard index < bytes.count, isWhitespace(bytes[index]) else { return }
+    var i = index
+    bytes.withUnsafeBufferPointer { buffer in
+      // Indentation eight spaces at a time (the deepest fixtures are mostly indentation).
+      while i + 8 <= buffer.count, UnsafeRawPointer(buffer.baseAddress! + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+        i += 8
+      }
+      while i < buffer.count {
+        switch buffer[i] {
+        case 0x20, 0x09, 0x0A, 0x0D: i += 1
+        default: return
+        }
       }
     }
+    index = i
+  }
+
+  private func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
   }
 
   /// An error at the current position, "expected …".
