@@ -40,7 +40,10 @@ public enum FixtureDecoder {
 
   /// The ID a fixture file must carry: its file name without the `.json` extension.
   public static func expectedID(forFile file: String) -> String {
-    var name = file.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? file
+    // The text after the last "/" (a byte that is never part of another character in UTF-8).
+    let utf8 = file.utf8
+    let start = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+    var name = String(file[start...])
     if name.hasSuffix(".json") { name.removeLast(5) }
     return name
   }
