@@ -119,12 +119,13 @@ extension JSONValue {
   /// ASCII, as `jsKeyOrder` decides; anything else (equal integers, two non-ASCII bytes) goes to
   /// `jsKeyOrder`. The sort moves integers and indices, not strings.
   static func sortedByJSKeyOrder(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
-    let list = Array(members.keys)
-    let positions = Array(members.keys.indices)
-    var entries: [(prefix: UInt64, index: Int)] = []
-    entries.reserveCapacity(list.count)
-    for index in list.indices {
-      var name = list[index]
+    // One walk over the positions (no arrays of the names and of the positions made first).
+    var entries: [(prefix: UInt64, position: Dictionary<String, JSONValue>.Index)] = []
+    entries.reserveCapacity(members.count)
+    let keys = members.keys
+    var position = keys.startIndex
+    while position != keys.endIndex {
+      var name = keys[position]
       let prefix = name.withUTF8 { bytes -> UInt64 in
         var prefix: UInt64 = 0
         var shift: UInt64 = 56
@@ -134,16 +135,17 @@ extension JSONValue {
         }
         return prefix
       }
-      entries.append((prefix, index))
+      entries.append((prefix, position))
+      keys.formIndex(after: &position)
     }
     entries.sort { a, b in
       let difference = a.prefix ^ b.prefix
-      if difference == 0 { return jsKeyOrder(list[a.index], list[b.index]) }
+      if difference == 0 { return jsKeyOrder(keys[a.position], keys[b.position]) }
       let shift = UInt64(56 - (difference.leadingZeroBitCount & ~7))
       let x = (a.prefix >> shift) & 0xFF, y = (b.prefix >> shift) & 0xFF
-      return x < 0x80 || y < 0x80 ? x < y : jsKeyOrder(list[a.index], list[b.index])
+      return x < 0x80 || y < 0x80 ? x < y : jsKeyOrder(keys[a.position], keys[b.position])
     }
-    return entries.map { positions[$0.index] }
+    return entries.map(\.position)
   }
 
   /// The array index a member name stands for in JavaScript (a canonical numeric string below

@@ -79,6 +79,7 @@ extension FixtureValidator {
 
   /// Checks plain JSON data: no `$fn` recipes anywhere, `$undefined` markers well formed.
   func checkData(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    if FixtureValidator.isPlainData(value) { return }
     switch value {
     case .object(let members):
       if members["$fn"] != nil { throw fail(path, "expected plain data; a $fn recipe stands only for a whole option value") }
@@ -88,6 +89,25 @@ extension FixtureValidator {
       for (index, item) in items.enumerated() { try checkData(item, JSONPath.element(path, index)) }
     default:
       return
+    }
+  }
+
+  /// Whether `checkData` certainly accepts `value`: no member name anywhere in it starts with
+  /// `$` (so it holds no `$fn` recipe and no `$undefined` marker). Answered without building a
+  /// path or sorting a name; `false` leaves the answer to `checkData`'s walk, which names the place.
+  static func isPlainData(_ value: JSONValue) -> Bool {
+    // Recursive as the walk is (the parser nests no deeper than `JSONParser.maximumDepth`).
+    switch value {
+    case .object(let members):
+      for (name, member) in members {
+        if name.utf8.first == UInt8(ascii: "$") || !isPlainData(member) { return false }
+      }
+      return true
+    case .array(let items):
+      for item in items where !isPlainData(item) { return false }
+      return true
+    default:
+      return true
     }
   }
 
