@@ -74,8 +74,8 @@ func fixtureValue(_ value: JSONValue?) -> JSONValue? {
 
 /// `fixtureValue` below the top level.
 func fixtureData(_ value: JSONValue) -> JSONValue {
-  // Data with no marker is the engine's as it is: its arrays and objects are shared, not rebuilt.
-  if !containsUndefinedMarker(value) { return value }
+  // Rebuilt even without a marker: each call's arrays and objects are new, as the node runner's
+  // are (structural sharing tells a shared storage from an equal one: observer-027, select-013).
   switch value {
   case .array(let items): return .array(items.map(fixtureElement))
   case .object(let members): return .object(members.mapValues(fixtureElement))
@@ -85,35 +85,3 @@ func fixtureData(_ value: JSONValue) -> JSONValue {
 
 /// `fixtureValue` of an array element or object member: `{"$undefined":true}` is `.undefined`.
 func fixtureElement(_ value: JSONValue) -> JSONValue { fixtureValue(value) ?? .undefined }
-
-/// Whether `value` holds `{"$undefined":true}` anywhere (itself included). Recursive for the
-/// first levels (no allocation), then with an explicit stack, so any depth is safe.
-func containsUndefinedMarker(_ value: JSONValue, depth: Int = 0) -> Bool {
-  guard depth < 64 else { return containsUndefinedMarkerIteratively(value) }
-  switch value {
-  case .array(let items):
-    for item in items where containsUndefinedMarker(item, depth: depth + 1) { return true }
-    return false
-  case .object(let members):
-    if isUndefinedMarker(value) { return true }
-    for item in members.values where containsUndefinedMarker(item, depth: depth + 1) { return true }
-    return false
-  default:
-    return false
-  }
-}
-
-/// `containsUndefinedMarker` with an explicit stack.
-func containsUndefinedMarkerIteratively(_ value: JSONValue) -> Bool {
-  var pending: [JSONValue] = [value]
-  while let current = pending.popLast() {
-    switch current {
-    case .array(let items): pending.append(contentsOf: items)
-    case .object(let members):
-      if isUndefinedMarker(current) { return true }
-      pending.append(contentsOf: members.values)
-    default: break
-    }
-  }
-  return false
-}
