@@ -42,6 +42,43 @@ extension JSONValue {
     return JSONValue.object(object).canonicalJSON
   }
 
+  /// The canonical JSON text of an object of `members`, as `JSONValue.object` of them would write
+  /// it, without making that dictionary: the names (no two equal) are put in order by sorting
+  /// their indices, so none is hashed (the scenario runner writes its trace events this way).
+  package static func canonicalJSON(ofMembers members: [(name: String, value: JSONValue)]) -> String {
+    let text: String? = members.withUnsafeBufferPointer { members in
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order -> String? in
+        // Insertion sort: an event has a handful of members.
+        for i in 0..<members.count {
+          var j = i
+          while j > 0, jsKeyOrder(members[i].name, members[order[j - 1]].name) {
+            order[j] = order[j - 1]
+            j -= 1
+          }
+          order[j] = i
+        }
+        return writtenText { sink in
+          sink.append(UInt8(ascii: "{"))
+          var first = true
+          for k in 0..<members.count {
+            let member = members.baseAddress! + order[k]
+            if member.pointee.value.isUndefined { continue }
+            if !first { sink.append(UInt8(ascii: ",")) }
+            first = false
+            writeStringBytes(member.pointee.name, to: &sink)
+            sink.append(UInt8(ascii: ":"))
+            guard withUnsafePointer(to: member.pointee.value, { writeBytes($0, to: &sink, order: .sorted, depth: 1) }) else { return false }
+          }
+          sink.append(UInt8(ascii: "}"))
+          return true
+        }
+      }
+    }
+    if let text { return text }
+    // Deeper than the recursion limit: the dictionary's writer.
+    return JSONValue.object(Dictionary(members, uniquingKeysWith: { _, last in last })).canonicalJSON
+  }
+
   /// What `write` writes into a stack buffer (a larger one while the text does not fit), or
   /// `nil` when `write` answers `false` (deeper than the recursion limit).
   private static func writtenText(_ write: (inout ByteSink) -> Bool) -> String? {

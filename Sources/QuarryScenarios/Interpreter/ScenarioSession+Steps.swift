@@ -31,7 +31,7 @@ extension ScenarioSession {
         observers[name]!.notifications += 1
         observers[name]!.received.append(written)
       }
-      var ev: [String: JSONValue] = ["ev": "result", "observer": .string(name), "result": written]
+      var ev: TraceEvent = ["ev": "result", "observer": .string(name), "result": written]
       if !listener.isEmpty { ev["listener"] = .string(listener) }
       emit(ev)
       if n == unsubscribeAfter {

@@ -192,3 +192,33 @@ struct ObjectTemplate: Sendable {
     return object
   }
 }
+
+/// A trace event's members in the order they were set: written by
+/// `JSONValue.canonicalJSON(ofMembers:)`, which sorts their names without hashing them (events
+/// built as dictionaries hashed every name, then the writer sorted them).
+struct TraceEvent: ExpressibleByDictionaryLiteral {
+  var members: [(name: String, value: JSONValue)]
+
+  /// An event of these members (names in a literal are distinct).
+  init(dictionaryLiteral elements: (String, JSONValue)...) {
+    members = []
+    members.reserveCapacity(elements.count + 3)
+    for (name, value) in elements { self[name] = value }
+  }
+
+  /// A member's value; setting one replaces a member of that name or adds it, `nil` removes it
+  /// (a dictionary's semantics).
+  subscript(name: String) -> JSONValue? {
+    get { members.first { $0.name == name }?.value }
+    set {
+      if let i = members.firstIndex(where: { $0.name == name }) {
+        if let newValue { members[i].value = newValue } else { members.remove(at: i) }
+      } else if let newValue {
+        members.append((name, newValue))
+      }
+    }
+  }
+
+  /// The canonical JSON text, as `JSONValue.object` of the same members writes it.
+  var canonicalJSON: String { JSONValue.canonicalJSON(ofMembers: members) }
+}
