@@ -92,11 +92,17 @@ enum TraceValues {
       .bool(r.isEnabled),
     ]
     if let data { values.append(data) }
-    guard let flags = r.infinite else {
-      return .object((data == nil ? resultTemplate : resultWithDataTemplate).object(values))
+    if let flags = r.infinite {
+      for (_, value) in infiniteFlags(flags) { values.append(.bool(value)) }
     }
-    for (_, value) in infiniteFlags(flags) { values.append(.bool(value)) }
-    return .object((data == nil ? infiniteResultTemplate : infiniteResultWithDataTemplate).object(values))
+    return .object(resultTemplate(r, hasData: data != nil).object(values))
+  }
+
+  /// The template `result` makes `r`'s object from.
+  static func resultTemplate(_ r: QueryObserverResult, hasData: Bool) -> ObjectTemplate {
+    r.infinite == nil
+      ? (hasData ? resultWithDataTemplate : resultTemplate)
+      : (hasData ? infiniteResultWithDataTemplate : infiniteResultTemplate)
   }
 
   /// An observer result's members, in `result`'s order of values.
@@ -177,10 +183,15 @@ struct ObjectTemplate: Sendable {
   /// Each name's position in `members`, in the order the template was given them.
   let positions: [Dictionary<String, JSONValue>.Index]
 
+  /// The positions of `members` in the canonical order (by `JSONValue.jsKeyOrder`): where a
+  /// copy's members are written.
+  let sortedPositions: [Dictionary<String, JSONValue>.Index]
+
   init(_ names: [String]) {
     let members = Dictionary(uniqueKeysWithValues: names.map { ($0, JSONValue.null) })
     self.members = members
     positions = names.map { members.index(forKey: $0)! }
+    sortedPositions = names.sorted(by: JSONValue.jsKeyOrder).map { members.index(forKey: $0)! }
   }
 
   /// The object with `values`, given in the template's order of names. A copy of `members`
@@ -197,26 +208,42 @@ struct ObjectTemplate: Sendable {
 /// `JSONValue.canonicalJSON(ofMembers:)`, which sorts their names without hashing them (events
 /// built as dictionaries hashed every name, then the writer sorted them).
 struct TraceEvent: ExpressibleByDictionaryLiteral {
-  var members: [(name: String, value: JSONValue)]
+  typealias Order = [Dictionary<String, JSONValue>.Index]
+  var members: [(name: String, value: JSONValue, order: Order?)]
 
-  /// An event of these members (names in a literal are distinct).
+  /// An event of these members (a literal's names are distinct: a dictionary literal traps on a
+  /// repeated one).
   init(dictionaryLiteral elements: (String, JSONValue)...) {
     members = []
     members.reserveCapacity(elements.count + 3)
-    for (name, value) in elements { self[name] = value }
+    for (name, value) in elements { members.append((name, value, nil)) }
   }
 
   /// A member's value; setting one replaces a member of that name or adds it, `nil` removes it
   /// (a dictionary's semantics).
   subscript(name: String) -> JSONValue? {
-    get { members.first { $0.name == name }?.value }
+    get { members.first { TraceEvent.same($0.name, name) }?.value }
     set {
-      if let i = members.firstIndex(where: { $0.name == name }) {
-        if let newValue { members[i].value = newValue } else { members.remove(at: i) }
+      if let i = members.firstIndex(where: { TraceEvent.same($0.name, name) }) {
+        if let newValue { members[i] = (name, newValue, nil) } else { members.remove(at: i) }
       } else if let newValue {
-        members.append((name, newValue))
+        members.append((name, newValue, nil))
       }
     }
+  }
+
+  /// Sets member `name` to an object made by `template`, whose members are written in the
+  /// template's sorted order without sorting them again.
+  mutating func set(_ name: String, _ value: JSONValue, madeBy template: ObjectTemplate) {
+    self[name] = value
+    let i = members.firstIndex { TraceEvent.same($0.name, name) }!
+    members[i].order = template.sortedPositions
+  }
+
+  /// Whether two names are equal: their UTF-8 lengths first (names of events differ in length
+  /// more often than not, and `==` of two different strings costs a comparison call).
+  static func same(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count && a == b
   }
 
   /// The canonical JSON text, as `JSONValue.object` of the same members writes it.
