@@ -84,7 +84,7 @@ extension FixtureValidator {
     case .object(let members):
       if members["$fn"] != nil { throw fail(path, "expected plain data; a $fn recipe stands only for a whole option value") }
       if members["$undefined"] != nil { try checkUndefinedMarker(members, path); return }
-      for key in members.keys.sorted() { try checkData(members[key]!, JSONPath.member(path, key)) }
+      for key in FixtureValidator.sortedNames(members.keys) { try checkData(members[key]!, JSONPath.member(path, key)) }
     case .array(let items):
       for (index, item) in items.enumerated() { try checkData(item, JSONPath.element(path, index)) }
     default:
@@ -120,7 +120,7 @@ extension FixtureValidator {
     guard allowed.contains(name), let parameters = FixtureVocabulary.recipeParameters[name] else {
       throw fail(fnPath, "unknown recipe \(list([name])) here; allowed: \(allowed.joined(separator: ", "))")
     }
-    for key in members.keys.sorted() where key != "$fn" && !parameters.contains(key) {
+    for key in FixtureValidator.sortedNames(members.keys) where key != "$fn" && !parameters.contains(key) {
       let takes = parameters.isEmpty ? "no parameters" : "only \(list(parameters))"
       throw fail(JSONPath.member(path, key), "unknown member; the \(list([name])) recipe takes \(takes)")
     }
