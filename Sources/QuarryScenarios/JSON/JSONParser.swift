@@ -174,6 +174,7 @@ public struct JSONParser {
       guard index < bytes.count, isDigit(bytes[index]) else { throw error("a digit in the exponent") }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
+    if let whole = wholeNumber(start..<index) { return whole }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       index = start
@@ -182,35 +183,63 @@ public struct JSONParser {
     return value
   }
 
+  /// The value of `range` when it is an integer of at most 15 digits (with an optional `-`, not
+  /// `-0`): a double holds it exactly, so it is the value `Double(text)` reads, without the text.
+  private func wholeNumber(_ range: Range<Int>) -> Double? {
+    var i = range.lowerBound
+    let negative = bytes[i] == UInt8(ascii: "-")
+    if negative { i += 1 }
+    guard range.upperBound - i <= 15 else { return nil }
+    var value: Int64 = 0
+    while i < range.upperBound {
+      let byte = bytes[i]
+      guard isDigit(byte) else { return nil }
+      value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+      i += 1
+    }
+    if negative {
+      // "-0" is the double -0, which `Double(text)` keeps.
+      guard value != 0 else { return nil }
+      value = -value
+    }
+    return Double(value)
+  }
+
   private mutating func parseString() throws(JSONParseError) -> String {
     index += 1
-    var scalars = String.UnicodeScalarView()
+    // A string with escapes is put together as UTF-8 bytes (validated runs, escaped scalars
+    // encoded), made a string once at the end.
+    var utf8: [UInt8] = []
+    var escaped = false
     var runStart = index
     var runIsASCII = true
     func flush(_ end: Int) throws(JSONParseError) {
       guard runStart < end else { return }
-      scalars.append(contentsOf: try text(runStart..<end, isASCII: runIsASCII).unicodeScalars)
+      if !runIsASCII { _ = try text(runStart..<end, isASCII: false) }
+      utf8.append(contentsOf: bytes[runStart..<end])
     }
     while true {
       guard index < bytes.count else { throw error("'\"' to close the string") }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        if scalars.isEmpty {
-          // No escape before the closing quote (each escape appends a scalar): the run is the string.
+        if !escaped {
+          // No escape before the closing quote: the run is the string.
           let run = try text(runStart..<index, isASCII: runIsASCII)
           index += 1
           return run
         }
         try flush(index)
         index += 1
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
       }
       if byte < 0x20 { throw error("no control characters in a string (escape them)") }
       if byte >= 0x80 { runIsASCII = false }
       if byte == UInt8(ascii: "\\") {
         try flush(index)
         index += 1
-        scalars.append(try parseEscape())
+        let scalar = try parseEscape()
+        escaped = true
+        utf8.append(contentsOf: UTF8.encode(scalar)!)
         runStart = index
         runIsASCII = true
         continue
