@@ -27,21 +27,6 @@ extension JSONValue {
     }
   }
 
-  /// The canonical JSON text of an object of `members` with member `name` set to `value`, as
-  /// `JSONValue.object(members)` with `members[name] = value` would write it, without making that
-  /// dictionary (the scenario runner adds each trace event's time this way: adding a member to a
-  /// dictionary literal made it grow and hash every name again).
-  package static func canonicalJSON(of members: [String: JSONValue], setting name: String, to value: JSONValue) -> String {
-    if members.index(forKey: name) == nil,
-      let text = writtenText({ writeObjectBytes(members, inserting: name, value, to: &$0) })
-    {
-      return text
-    }
-    var object = members
-    object[name] = value
-    return JSONValue.object(object).canonicalJSON
-  }
-
   /// The canonical JSON text of an object of `members`, as `JSONValue.object` of them would write
   /// it, without making that dictionary: the names (no two equal) are put in order by sorting
   /// their indices, so none is hashed (the scenario runner writes its trace events this way).
@@ -124,32 +109,6 @@ extension JSONValue {
       if let text { return text }
       capacity *= 8
     }
-  }
-
-  /// Writes an object of `members` and `name` (which `members` does not hold) in sorted order.
-  private static func writeObjectBytes(_ members: [String: JSONValue], inserting name: String, _ value: JSONValue, to sink: inout ByteSink) -> Bool {
-    sink.append(UInt8(ascii: "{"))
-    var first = true
-    func member(_ memberName: String, _ memberValue: JSONValue) -> Bool {
-      if memberValue.isUndefined { return true }
-      if !first { sink.append(UInt8(ascii: ",")) }
-      first = false
-      writeStringBytes(memberName, to: &sink)
-      sink.append(UInt8(ascii: ":"))
-      return withUnsafePointer(to: memberValue) { writeBytes($0, to: &sink, order: .sorted, depth: 1) }
-    }
-    var inserted = false
-    for position in JSONValue.orderedPositions(members, .sorted) {
-      let (memberName, memberValue) = members[position]
-      if !inserted, jsKeyOrder(name, memberName) {
-        inserted = true
-        guard member(name, value) else { return false }
-      }
-      guard member(memberName, memberValue) else { return false }
-    }
-    if !inserted { guard member(name, value) else { return false } }
-    sink.append(UInt8(ascii: "}"))
-    return true
   }
 
   /// Writes the value; `false` when it is nested deeper than `recursionLimit`.
