@@ -78,6 +78,8 @@ public struct JSONParser {
   /// each name with the names before it.
   static let linearDuplicateLimit = 16
 
+  // `parseObject` and `parseArray` recurse once per level (down to `maximumDepth`): what they do
+  // besides recursing is in helpers, so that their own frames stay small in a debug build.
   private mutating func parseObject() throws(JSONParseError) -> JSONValue {
     try enter()
     index += 1
@@ -87,47 +89,60 @@ public struct JSONParser {
     // The names so far once there are more than `linearDuplicateLimit` of them.
     var names: Set<String>?
     while true {
-      skipWhitespace()
-      guard peek(UInt8(ascii: "\"")) else { throw error("a member name in double quotes") }
-      let keyStart = index
-      let key = try parseString()
-      // Duplicates by `String`'s equality, as the dictionary's own lookup found them.
-      let isDuplicate: Bool
-      if names != nil {
-        isDuplicate = !names!.insert(key).inserted
-      } else {
-        isDuplicate = pendingNames[start...].contains(key)
-        if !isDuplicate, pendingNames.count - start == JSONParser.linearDuplicateLimit {
-          var set = Set<String>(minimumCapacity: 2 * JSONParser.linearDuplicateLimit)
-          for name in pendingNames[start...] { set.insert(name) }
-          set.insert(key)
-          names = set
-        }
-      }
-      if isDuplicate {
-        index = keyStart
-        throw error("no duplicate member \(JSONValue.string(key).canonicalJSON)")
-      }
-      skipWhitespace()
-      guard peek(UInt8(ascii: ":")) else { throw error("':' after a member name") }
-      index += 1
-      skipWhitespace()
+      let name = try parseMemberName(start: start, names: &names)
       let value = try parseValue()
-      pendingNames.append(key)
+      // Both pushed once the value is read: the value's own members go on the stacks above.
+      pendingNames.append(name)
       pendingValues.append(value)
       skipWhitespace()
       if peek(UInt8(ascii: ",")) { index += 1; continue }
-      if peek(UInt8(ascii: "}")) {
-        index += 1
-        depth -= 1
-        var members = [String: JSONValue](minimumCapacity: pendingNames.count - start)
-        for i in start..<pendingNames.count { members[pendingNames[i]] = pendingValues[i] }
-        pendingNames.removeSubrange(start...)
-        pendingValues.removeSubrange(start...)
-        return .object(members)
-      }
+      if peek(UInt8(ascii: "}")) { return closeObject(start: start) }
       throw error("',' or '}' in an object")
     }
+  }
+
+  /// Reads a member's name and the `:` after it, rejecting a duplicate of the names on
+  /// `pendingNames` from `start` on: names equal by `String`'s equality, as the dictionary's own
+  /// lookup found them.
+  @inline(never)
+  private mutating func parseMemberName(start: Int, names: inout Set<String>?) throws(JSONParseError) -> String {
+    skipWhitespace()
+    guard peek(UInt8(ascii: "\"")) else { throw error("a member name in double quotes") }
+    let keyStart = index
+    let key = try parseString()
+    let isDuplicate: Bool
+    if names != nil {
+      isDuplicate = !names!.insert(key).inserted
+    } else {
+      isDuplicate = pendingNames[start...].contains(key)
+      if !isDuplicate, pendingNames.count - start == JSONParser.linearDuplicateLimit {
+        var set = Set<String>(minimumCapacity: 2 * JSONParser.linearDuplicateLimit)
+        for name in pendingNames[start...] { set.insert(name) }
+        set.insert(key)
+        names = set
+      }
+    }
+    if isDuplicate {
+      index = keyStart
+      throw error("no duplicate member \(JSONValue.string(key).canonicalJSON)")
+    }
+    skipWhitespace()
+    guard peek(UInt8(ascii: ":")) else { throw error("':' after a member name") }
+    index += 1
+    skipWhitespace()
+    return key
+  }
+
+  /// The object of the members from `start` on, which leave the stacks (at its closing `}`).
+  @inline(never)
+  private mutating func closeObject(start: Int) -> JSONValue {
+    index += 1
+    depth -= 1
+    var members = [String: JSONValue](minimumCapacity: pendingNames.count - start)
+    for i in start..<pendingNames.count { members[pendingNames[i]] = pendingValues[i] }
+    pendingNames.removeSubrange(start...)
+    pendingValues.removeSubrange(start...)
+    return .object(members)
   }
 
   private mutating func parseArray() throws(JSONParseError) -> JSONValue {
@@ -138,19 +153,22 @@ public struct JSONParser {
     let start = pendingItems.count
     while true {
       skipWhitespace()
-      let item = try parseValue()
-      pendingItems.append(item)
+      pendingItems.append(try parseValue())
       skipWhitespace()
       if peek(UInt8(ascii: ",")) { index += 1; continue }
-      if peek(UInt8(ascii: "]")) {
-        index += 1
-        depth -= 1
-        let items = Array(pendingItems[start...])
-        pendingItems.removeSubrange(start...)
-        return .array(items)
-      }
+      if peek(UInt8(ascii: "]")) { return closeArray(start: start) }
       throw error("',' or ']' in an array")
     }
+  }
+
+  /// The array of the items from `start` on, which leave the stack (at its closing `]`).
+  @inline(never)
+  private mutating func closeArray(start: Int) -> JSONValue {
+    index += 1
+    depth -= 1
+    let items = Array(pendingItems[start...])
+    pendingItems.removeSubrange(start...)
+    return .array(items)
   }
 
   private mutating func parseNumber() throws(JSONParseError) -> Double {
