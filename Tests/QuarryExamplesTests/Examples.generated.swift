@@ -308,7 +308,7 @@ import QuarryScenarios
   print(value.canonicalJSON)  // {"a":[true,null],"b":1}
 }
 
-// Sources/Quarry/Keys/JSONValue+Encoding.swift:199
+// Sources/Quarry/Keys/JSONValue+Encoding.swift:215
 @MainActor @Sendable func example28() async throws {
   JSONValue.ecmaScriptString(0.000001)  // 0.000001
   JSONValue.ecmaScriptString(1e-7)      // 1e-7
@@ -767,7 +767,7 @@ import QuarryScenarios
   let persister = StoragePersister(storage: try FileStorage(directory: cachesDirectory), scheduler: client.scheduler)
 }
 
-// Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:7
+// Sources/QuarryScenarios/Decoder/FixtureDecoder.swift:12
 @MainActor @Sendable func example79() async throws {
   let scenario = try FixtureDecoder.decode(contentsOf: "Specs/dedup/dedup-001.json")
 }

@@ -27,19 +27,72 @@ extension JSONValue {
     }
   }
 
-  /// The canonical JSON text of an object of `members` with member `name` set to `value`, as
-  /// `JSONValue.object(members)` with `members[name] = value` would write it, without making that
-  /// dictionary (the scenario runner adds each trace event's time this way: adding a member to a
-  /// dictionary literal made it grow and hash every name again).
-  package static func canonicalJSON(of members: [String: JSONValue], setting name: String, to value: JSONValue) -> String {
-    if members.index(forKey: name) == nil,
-      let text = writtenText({ writeObjectBytes(members, inserting: name, value, to: &$0) })
-    {
-      return text
+  /// The canonical JSON text of an object of `members`, as `JSONValue.object` of them would write
+  /// it, without making that dictionary: the names (no two equal) are put in order by sorting
+  /// their indices, so none is hashed (the scenario runner writes its trace events this way).
+  ///
+  /// A member may come with `order`: the positions of its value's members (the value must be an
+  /// object) in sorted order, which the caller knows for an object copied from a template of the
+  /// same names (a copy keeps the template's layout); its members are written at those positions
+  /// without sorting them. An `order` that does not fit the value's member count is ignored.
+  package static func canonicalJSON(
+    ofMembers members: [(name: String, value: JSONValue, order: [Dictionary<String, JSONValue>.Index]?)]
+  ) -> String {
+    let text: String? = members.withUnsafeBufferPointer { members in
+      withUnsafeTemporaryAllocation(of: (prefix: UInt64, index: Int).self, capacity: members.count) { order -> String? in
+        // Insertion sort (an event has a handful of members) of the names' prefixes.
+        for i in 0..<members.count {
+          let prefix = jsKeyPrefix(members[i].name)
+          var j = i
+          while j > 0 {
+            let other = order[j - 1]
+            guard jsKeyPrefixOrder(prefix, other.prefix) ?? jsKeyOrder(members[i].name, members[other.index].name) else { break }
+            order[j] = other
+            j -= 1
+          }
+          order[j] = (prefix, i)
+        }
+        return writtenText { sink in
+          sink.append(UInt8(ascii: "{"))
+          var first = true
+          for k in 0..<members.count {
+            let member = members.baseAddress! + order[k].index
+            if member.pointee.value.isUndefined { continue }
+            if !first { sink.append(UInt8(ascii: ",")) }
+            first = false
+            writeStringBytes(member.pointee.name, to: &sink)
+            sink.append(UInt8(ascii: ":"))
+            if let positions = member.pointee.order, case .object(let object) = member.pointee.value, positions.count == object.count {
+              guard writeObjectBytes(object, at: positions, to: &sink) else { return false }
+              continue
+            }
+            guard withUnsafePointer(to: member.pointee.value, { writeBytes($0, to: &sink, order: .sorted, depth: 1) }) else { return false }
+          }
+          sink.append(UInt8(ascii: "}"))
+          return true
+        }
+      }
     }
-    var object = members
-    object[name] = value
-    return JSONValue.object(object).canonicalJSON
+    if let text { return text }
+    // Deeper than the recursion limit: the dictionary's writer.
+    return JSONValue.object(Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })).canonicalJSON
+  }
+
+  /// Writes an object (at depth 1) with its members at `positions`, in that order.
+  private static func writeObjectBytes(_ members: [String: JSONValue], at positions: [Dictionary<String, JSONValue>.Index], to sink: inout ByteSink) -> Bool {
+    sink.append(UInt8(ascii: "{"))
+    var first = true
+    for position in positions {
+      let (name, value) = members[position]
+      if value.isUndefined { continue }
+      if !first { sink.append(UInt8(ascii: ",")) }
+      first = false
+      writeStringBytes(name, to: &sink)
+      sink.append(UInt8(ascii: ":"))
+      guard withUnsafePointer(to: value, { writeBytes($0, to: &sink, order: .sorted, depth: 2) }) else { return false }
+    }
+    sink.append(UInt8(ascii: "}"))
+    return true
   }
 
   /// What `write` writes into a stack buffer (a larger one while the text does not fit), or
@@ -56,32 +109,6 @@ extension JSONValue {
       if let text { return text }
       capacity *= 8
     }
-  }
-
-  /// Writes an object of `members` and `name` (which `members` does not hold) in sorted order.
-  private static func writeObjectBytes(_ members: [String: JSONValue], inserting name: String, _ value: JSONValue, to sink: inout ByteSink) -> Bool {
-    sink.append(UInt8(ascii: "{"))
-    var first = true
-    func member(_ memberName: String, _ memberValue: JSONValue) -> Bool {
-      if memberValue.isUndefined { return true }
-      if !first { sink.append(UInt8(ascii: ",")) }
-      first = false
-      writeStringBytes(memberName, to: &sink)
-      sink.append(UInt8(ascii: ":"))
-      return withUnsafePointer(to: memberValue) { writeBytes($0, to: &sink, order: .sorted, depth: 1) }
-    }
-    var inserted = false
-    for position in JSONValue.orderedPositions(members, .sorted) {
-      let (memberName, memberValue) = members[position]
-      if !inserted, jsKeyOrder(name, memberName) {
-        inserted = true
-        guard member(name, value) else { return false }
-      }
-      guard member(memberName, memberValue) else { return false }
-    }
-    if !inserted { guard member(name, value) else { return false } }
-    sink.append(UInt8(ascii: "}"))
-    return true
   }
 
   /// Writes the value; `false` when it is nested deeper than `recursionLimit`.

@@ -119,31 +119,47 @@ extension JSONValue {
   /// ASCII, as `jsKeyOrder` decides; anything else (equal integers, two non-ASCII bytes) goes to
   /// `jsKeyOrder`. The sort moves integers and indices, not strings.
   static func sortedByJSKeyOrder(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
-    let list = Array(members.keys)
-    let positions = Array(members.keys.indices)
-    var entries: [(prefix: UInt64, index: Int)] = []
-    entries.reserveCapacity(list.count)
-    for index in list.indices {
-      var name = list[index]
-      let prefix = name.withUTF8 { bytes -> UInt64 in
-        var prefix: UInt64 = 0
-        var shift: UInt64 = 56
-        for byte in bytes.prefix(8) {
-          prefix |= UInt64(byte) << shift
-          shift &-= 8
-        }
-        return prefix
-      }
-      entries.append((prefix, index))
+    // One walk over the positions (no arrays of the names and of the positions made first).
+    var entries: [(prefix: UInt64, position: Dictionary<String, JSONValue>.Index)] = []
+    entries.reserveCapacity(members.count)
+    let keys = members.keys
+    var position = keys.startIndex
+    while position != keys.endIndex {
+      entries.append((jsKeyPrefix(keys[position]), position))
+      keys.formIndex(after: &position)
     }
     entries.sort { a, b in
-      let difference = a.prefix ^ b.prefix
-      if difference == 0 { return jsKeyOrder(list[a.index], list[b.index]) }
-      let shift = UInt64(56 - (difference.leadingZeroBitCount & ~7))
-      let x = (a.prefix >> shift) & 0xFF, y = (b.prefix >> shift) & 0xFF
-      return x < 0x80 || y < 0x80 ? x < y : jsKeyOrder(list[a.index], list[b.index])
+      jsKeyPrefixOrder(a.prefix, b.prefix) ?? jsKeyOrder(keys[a.position], keys[b.position])
     }
-    return entries.map { positions[$0.index] }
+    return entries.map(\.position)
+  }
+
+  /// A name's first eight UTF-8 bytes as an integer (big-endian, zero-padded, so a shorter
+  /// name's end reads as ASCII), for `jsKeyPrefixOrder`.
+  @inline(__always)
+  static func jsKeyPrefix(_ name: String) -> UInt64 {
+    var name = name
+    return name.withUTF8 { bytes -> UInt64 in
+      var prefix: UInt64 = 0
+      var shift: UInt64 = 56
+      for byte in bytes.prefix(8) {
+        prefix |= UInt64(byte) << shift
+        shift &-= 8
+      }
+      return prefix
+    }
+  }
+
+  /// `jsKeyOrder` of two names from their `jsKeyPrefix`es where those decide it: where they first
+  /// differ at a byte one of them has as ASCII. `nil` otherwise (equal prefixes, two non-ASCII
+  /// bytes): `jsKeyOrder` of the names decides.
+  @inline(__always)
+  static func jsKeyPrefixOrder(_ a: UInt64, _ b: UInt64) -> Bool? {
+    let difference = a ^ b
+    if difference == 0 { return nil }
+    let shift = UInt64(56 - (difference.leadingZeroBitCount & ~7))
+    let x = (a >> shift) & 0xFF, y = (b >> shift) & 0xFF
+    return x < 0x80 || y < 0x80 ? x < y : nil
   }
 
   /// The array index a member name stands for in JavaScript (a canonical numeric string below

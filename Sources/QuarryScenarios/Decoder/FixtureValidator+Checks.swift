@@ -5,13 +5,13 @@ extension FixtureValidator {
   func checkExpectations(_ value: JSONValue, _ path: String) throws(FixtureError) {
     let checks = try object(value, path, "an object of checks")
     try onlyMembers(checks, FixtureVocabulary.checks, path, "check")
-    for key in checks.keys.sorted() {
+    for key in FixtureValidator.sortedNames(checks.keys) {
       let checkPath = JSONPath.member(path, key)
       let checkValue = checks[key]!
       switch key {
       case "calls":
         let calls = try object(checkValue, checkPath, "an object mapping function names to call counts")
-        for name in calls.keys.sorted() {
+        for name in FixtureValidator.sortedNames(calls.keys) {
           let namePath = JSONPath.member(checkPath, name)
           guard functionNames.contains(name) || callbackNames.contains(name) else {
             throw fail(namePath, "expected a function declared in \"functions\" or a callback in \"callbacks\" (declared: \((functionNames + callbackNames).joined(separator: ", ")))")
@@ -27,17 +27,17 @@ extension FixtureValidator {
         for (index, item) in items.enumerated() { try checkQueryCheck(item, JSONPath.element(checkPath, index)) }
       case "result":
         let results = try object(checkValue, checkPath, "an object mapping observer names to result fields")
-        for name in results.keys.sorted() {
+        for name in FixtureValidator.sortedNames(results.keys) {
           let observerPath = JSONPath.member(checkPath, name)
           try checkObserverName(name, observerPath)
           let fields = try object(results[name]!, observerPath, "an object of result fields")
           let allowed = mutationObservers.contains(name) ? FixtureVocabulary.mutationResultFields : FixtureVocabulary.resultFields
           try onlyMembers(fields, allowed, observerPath, "result field")
-          for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(observerPath, field)) }
+          for field in FixtureValidator.sortedNames(fields.keys) { try checkData(fields[field]!, JSONPath.member(observerPath, field)) }
         }
       case "received":
         let lists = try object(checkValue, checkPath, "an object mapping observer names to lists of result fields")
-        for name in lists.keys.sorted() {
+        for name in FixtureValidator.sortedNames(lists.keys) {
           let observerPath = JSONPath.member(checkPath, name)
           try checkObserverName(name, observerPath)
           guard case .array(let items) = lists[name]! else {
@@ -47,19 +47,19 @@ extension FixtureValidator {
             let itemPath = JSONPath.element(observerPath, index)
             let fields = try object(item, itemPath, "an object of result fields")
             try onlyMembers(fields, FixtureVocabulary.resultFields, itemPath, "result field")
-            for field in fields.keys.sorted() { try checkData(fields[field]!, JSONPath.member(itemPath, field)) }
+            for field in FixtureValidator.sortedNames(fields.keys) { try checkData(fields[field]!, JSONPath.member(itemPath, field)) }
           }
         }
       case "notifications":
         let counts = try object(checkValue, checkPath, "an object mapping observer names to listener call counts")
-        for name in counts.keys.sorted() {
+        for name in FixtureValidator.sortedNames(counts.keys) {
           let observerPath = JSONPath.member(checkPath, name)
           try checkObserverName(name, observerPath)
           _ = try integer(counts[name]!, min: 0, observerPath)
         }
       case "settled":
         let settled = try object(checkValue, checkPath, "an object mapping handles to how they settled")
-        for name in settled.keys.sorted() {
+        for name in FixtureValidator.sortedNames(settled.keys) {
           let handlePath = JSONPath.member(checkPath, name)
           try checkHandle(name, records: .settle, handlePath)
           let outcome = try object(settled[name]!, handlePath, #"{"value": V}, {"error": M} or {"pending": true}"#)
@@ -75,7 +75,7 @@ extension FixtureValidator {
         }
       case "returned":
         let returned = try object(checkValue, checkPath, "an object mapping handles to returned values")
-        for name in returned.keys.sorted() {
+        for name in FixtureValidator.sortedNames(returned.keys) {
           let handlePath = JSONPath.member(checkPath, name)
           try checkHandle(name, records: .value, handlePath)
           try checkData(returned[name]!, handlePath)
@@ -98,13 +98,13 @@ extension FixtureValidator {
         }
       case "aborted":
         let functions = try object(checkValue, checkPath, "an object mapping function names to {call number: aborted}")
-        for name in functions.keys.sorted() {
+        for name in FixtureValidator.sortedNames(functions.keys) {
           let namePath = JSONPath.member(checkPath, name)
           guard functionNames.contains(name) else {
             throw fail(namePath, "expected a function declared in \"functions\" (declared: \(functionNames.joined(separator: ", ")))")
           }
           let calls = try object(functions[name]!, namePath, "an object mapping call numbers to true or false")
-          for call in calls.keys.sorted() {
+          for call in FixtureValidator.sortedNames(calls.keys) {
             guard let n = Int(call), n >= 1, String(n) == call else {
               throw fail(JSONPath.member(namePath, call), "expected a call number (1, 2, ...) as the member name")
             }
@@ -144,7 +144,7 @@ extension FixtureValidator {
       guard case .bool(let flag) = exists else { throw fail(existsPath, "expected true or false, found \(found(exists))") }
       if !flag, fields.count > 2 { throw fail(existsPath, "no other fields with \"exists\": false") }
     }
-    for field in fields.keys.sorted() where field != "mutationId" && field != "exists" {
+    for field in FixtureValidator.sortedNames(fields.keys) where field != "mutationId" && field != "exists" {
       try checkData(fields[field]!, JSONPath.member(path, field))
     }
   }
@@ -160,7 +160,7 @@ extension FixtureValidator {
       guard case .bool(let flag) = exists else { throw fail(existsPath, "expected true or false, found \(found(exists))") }
       if !flag, fields.count > 2 { throw fail(existsPath, "no other fields with \"exists\": false") }
     }
-    for field in fields.keys.sorted() where field != "queryKey" && field != "exists" {
+    for field in FixtureValidator.sortedNames(fields.keys) where field != "queryKey" && field != "exists" {
       try checkData(fields[field]!, JSONPath.member(path, field))
     }
   }
@@ -169,7 +169,7 @@ extension FixtureValidator {
   func checkHandle(_ name: String, records: OperationSpec.Records, _ path: String) throws(FixtureError) {
     let what = records == .settle ? "a promise (settle)" : "a returned value"
     guard let handle = handles[name] else {
-      let declared = handles.isEmpty ? "none is declared yet" : "declared: \(handles.keys.sorted().joined(separator: ", "))"
+      let declared = handles.isEmpty ? "none is declared yet" : "declared: \(FixtureValidator.sortedNames(handles.keys).joined(separator: ", "))"
       throw fail(path, "expected a handle declared by an earlier step's \"as\", found \(list([name])) (\(declared))")
     }
     guard handle.records == records else {

@@ -31,11 +31,11 @@ extension FixtureValidator {
     var functions: [String: [Outcome]] = [:]
     if let functionsValue = root["functions"] { functions = try decodeFunctions(functionsValue) }
     var streams: [String: StreamScript] = [:]
-    if let streamsValue = root["streams"] { streams = try decodeStreams(streamsValue, functionNames: functions.keys.sorted()) }
-    functionNames = (functions.keys.sorted() + streams.keys.sorted()).sorted()
+    if let streamsValue = root["streams"] { streams = try decodeStreams(streamsValue, functionNames: FixtureValidator.sortedNames(functions.keys)) }
+    functionNames = (FixtureValidator.sortedNames(functions.keys) + FixtureValidator.sortedNames(streams.keys)).sorted()
 
     var callbacks: [String: JSONValue] = [:]
-    if case .object(let members)? = root["callbacks"] { callbackNames = members.keys.sorted() }
+    if case .object(let members)? = root["callbacks"] { callbackNames = FixtureValidator.sortedNames(members.keys) }
     if let callbacksValue = root["callbacks"] { callbacks = try decodeCallbacks(callbacksValue) }
 
     if let client = root["client"] { try checkClient(client) }
@@ -61,7 +61,7 @@ extension FixtureValidator {
     if let callbacksValue = client["queryCache"] {
       let callbacks = try object(callbacksValue, "client.queryCache", "an object of QueryCache callbacks")
       try onlyMembers(callbacks, ["onSuccess", "onError", "onSettled"], "client.queryCache", "QueryCache callback")
-      for key in callbacks.keys.sorted() where callbacks[key] != .bool(true) {
+      for key in FixtureValidator.sortedNames(callbacks.keys) where callbacks[key] != .bool(true) {
         throw fail(JSONPath.member("client.queryCache", key), "expected true, found \(found(callbacks[key]!))")
       }
     }
@@ -69,7 +69,7 @@ extension FixtureValidator {
       let cachePath = JSONPath.member("client", "mutationCache")
       let hooks = try object(cacheValue, cachePath, "an object of mutation cache callbacks")
       try onlyMembers(hooks, FixtureVocabulary.mutationHooks, cachePath, "mutation cache callback")
-      for key in hooks.keys.sorted() { try checkCallbackName(hooks[key]!, JSONPath.member(cachePath, key)) }
+      for key in FixtureValidator.sortedNames(hooks.keys) { try checkCallbackName(hooks[key]!, JSONPath.member(cachePath, key)) }
     }
     guard let defaultsValue = client["defaultOptions"] else { return }
     let path = "client.defaultOptions"
@@ -89,7 +89,7 @@ extension FixtureValidator {
   func checkMutationOptions(_ value: JSONValue, _ path: String) throws(FixtureError) {
     let options = try object(value, path, "an object of mutation options")
     try onlyMembers(options, FixtureVocabulary.mutationOptions, path, "mutation option")
-    for key in options.keys.sorted() {
+    for key in FixtureValidator.sortedNames(options.keys) {
       let memberPath = JSONPath.member(path, key)
       let member = options[key]!
       switch key {
@@ -131,7 +131,7 @@ extension FixtureValidator {
   /// Decodes `callbacks`: a name to `{"do": [operations], "return" or "throw", "async"}`.
   mutating func decodeCallbacks(_ value: JSONValue) throws(FixtureError) -> [String: JSONValue] {
     let members = try object(value, "callbacks", "an object mapping callback names to scripted callbacks")
-    for name in members.keys.sorted() {
+    for name in FixtureValidator.sortedNames(members.keys) {
       let path = JSONPath.member("callbacks", name)
       guard !name.isEmpty, !name.hasPrefix("$") else {
         throw fail(path, "expected a callback name that is not empty and does not start with '$'")
@@ -164,7 +164,7 @@ extension FixtureValidator {
   func decodeFunctions(_ value: JSONValue) throws(FixtureError) -> [String: [Outcome]] {
     let members = try object(value, "functions", "an object mapping function names to outcome lists")
     var functions: [String: [Outcome]] = [:]
-    for name in members.keys.sorted() {
+    for name in FixtureValidator.sortedNames(members.keys) {
       let path = JSONPath.member("functions", name)
       guard !name.isEmpty, !name.hasPrefix("$") else {
         throw fail(path, "expected a function name that is not empty and does not start with '$'")
@@ -244,12 +244,12 @@ extension FixtureValidator {
   /// Checks a query options object.
   func checkQueryOptions(_ value: JSONValue, _ path: String, requireKey: Bool, extra: [String: ValueRule] = [:]) throws(FixtureError) {
     let options = try object(value, path, "an object of query options")
-    let allowed = FixtureVocabulary.queryOptions + extra.keys.sorted()
+    let allowed = FixtureVocabulary.queryOptions + FixtureValidator.sortedNames(extra.keys)
     try onlyMembers(options, allowed, path, "query option")
     if requireKey, options["queryKey"] == nil {
       throw fail(JSONPath.member(path, "queryKey"), "missing; expected a query key (an array)")
     }
-    for key in options.keys.sorted() {
+    for key in FixtureValidator.sortedNames(options.keys) {
       let rule = OperationSpec.queryOptionRules[key] ?? extra[key] ?? .data
       try check(options[key]!, rule, JSONPath.member(path, key))
     }
@@ -260,7 +260,7 @@ extension FixtureValidator {
     let filters = try object(value, path, "an object of query filters")
     let allowed = FixtureVocabulary.filterMembers + (refetchType ? ["refetchType"] : [])
     try onlyMembers(filters, allowed, path, "filter")
-    for key in filters.keys.sorted() {
+    for key in FixtureValidator.sortedNames(filters.keys) {
       try check(filters[key]!, OperationSpec.filterRules[key] ?? .data, JSONPath.member(path, key))
     }
   }

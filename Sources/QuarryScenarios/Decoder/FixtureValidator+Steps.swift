@@ -7,11 +7,22 @@ extension FixtureValidator {
     let members = try object(value, path, "a step object with one operation member")
     let operations = FixtureVocabulary.operations
     var found: [String] = []
-    for key in members.keys.sorted() where key != "at" && key != "as" {
-      guard OperationSpec.all[key] != nil else {
-        throw fail(JSONPath.member(path, key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
+    // The usual step: one known operation besides "at" and "as", found without sorting.
+    var only: String?
+    var others = 0
+    for key in members.keys where key != "at" && key != "as" {
+      only = key
+      others += 1
+    }
+    if others == 1, let only, OperationSpec.all[only] != nil {
+      found = [only]
+    } else {
+      for key in FixtureValidator.sortedNames(members.keys) where key != "at" && key != "as" {
+        guard OperationSpec.all[key] != nil else {
+          throw fail(JSONPath.member(path, key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
+        }
+        found.append(key)
       }
-      found.append(key)
     }
     guard found.count == 1, let operation = found.first, let spec = OperationSpec.all[operation] else {
       if found.isEmpty { throw fail(path, "expected one operation member: \(operations.joined(separator: ", "))") }
@@ -82,9 +93,11 @@ extension FixtureValidator {
     case .members(let arguments):
       let members = try object(value, path, "an object of arguments")
       let names = arguments.map(\.name)
-      for key in members.keys.sorted() where !names.contains(key) {
-        let takes = names.isEmpty ? "no arguments ({})" : list(names)
-        throw fail(JSONPath.member(path, key), "unknown argument \(list([key])); \(operation) takes \(takes)")
+      if !members.keys.allSatisfy(names.contains) {
+        for key in FixtureValidator.sortedNames(members.keys) where !names.contains(key) {
+          let takes = names.isEmpty ? "no arguments ({})" : list(names)
+          throw fail(JSONPath.member(path, key), "unknown argument \(list([key])); \(operation) takes \(takes)")
+        }
       }
       for group in spec.exactlyOne {
         let present = group.filter { members[$0] != nil }
@@ -95,11 +108,11 @@ extension FixtureValidator {
       var declared: String?
       var declaredMutationObserver = false
       for argument in arguments {
-        let argumentPath = JSONPath.member(path, argument.name)
         guard let member = members[argument.name] else {
-          if argument.required { throw fail(argumentPath, "missing; \(operation) needs \(list([argument.name]))") }
+          if argument.required { throw fail(JSONPath.member(path, argument.name), "missing; \(operation) needs \(list([argument.name]))") }
           continue
         }
+        let argumentPath = JSONPath.member(path, argument.name)
         switch argument.kind {
         case .value(let rule):
           try check(member, rule, argumentPath)
@@ -110,7 +123,7 @@ extension FixtureValidator {
         case .flags(let flags):
           let options = try object(member, argumentPath, "an object of options")
           try onlyMembers(options, flags, argumentPath, "option")
-          for key in options.keys.sorted() { try check(options[key]!, .bool, JSONPath.member(argumentPath, key)) }
+          for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, .bool, JSONPath.member(argumentPath, key)) }
         case .declareObserver:
           guard case .string(let name) = member, !name.isEmpty else {
             throw fail(argumentPath, "expected a non-empty observer name, found \(found(member))")
@@ -143,7 +156,7 @@ extension FixtureValidator {
           guard members["observer"] != nil else { throw fail(argumentPath, "per-call callbacks need an \"observer\"") }
           let callbacks = try object(member, argumentPath, "an object of per-call callbacks")
           try onlyMembers(callbacks, FixtureVocabulary.mutateOptions, argumentPath, "per-call callback")
-          for key in callbacks.keys.sorted() { try checkCallbackName(callbacks[key]!, JSONPath.member(argumentPath, key)) }
+          for key in FixtureValidator.sortedNames(callbacks.keys) { try checkCallbackName(callbacks[key]!, JSONPath.member(argumentPath, key)) }
         case .observerOptions:
           if case .string(let name)? = members["observer"], mutationObservers.contains(name) {
             try checkMutationOptions(member, argumentPath)
@@ -189,7 +202,7 @@ extension FixtureValidator {
   /// Checks that `name` is an observer declared earlier.
   func checkObserverName(_ name: String, _ path: String) throws(FixtureError) {
     guard observers[name] != nil else {
-      let declared = observers.isEmpty ? "none is declared yet" : "declared: \(observers.keys.sorted().joined(separator: ", "))"
+      let declared = observers.isEmpty ? "none is declared yet" : "declared: \(FixtureValidator.sortedNames(observers.keys).joined(separator: ", "))"
       throw fail(path, "expected an observer declared by an earlier observe or createObserver, found \(list([name])) (\(declared))")
     }
   }

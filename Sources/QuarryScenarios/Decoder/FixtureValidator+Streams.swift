@@ -5,7 +5,7 @@ extension FixtureValidator {
   func decodeStreams(_ value: JSONValue, functionNames: [String]) throws(FixtureError) -> [String: StreamScript] {
     let members = try object(value, "streams", "an object mapping stream names to streams")
     var streams: [String: StreamScript] = [:]
-    for name in members.keys.sorted() {
+    for name in FixtureValidator.sortedNames(members.keys) {
       let path = JSONPath.member("streams", name)
       guard !name.isEmpty, !name.hasPrefix("$") else {
         throw fail(path, "expected a stream name that is not empty and does not start with '$'")

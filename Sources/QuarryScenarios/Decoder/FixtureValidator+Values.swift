@@ -79,15 +79,35 @@ extension FixtureValidator {
 
   /// Checks plain JSON data: no `$fn` recipes anywhere, `$undefined` markers well formed.
   func checkData(_ value: JSONValue, _ path: String) throws(FixtureError) {
+    if FixtureValidator.isPlainData(value) { return }
     switch value {
     case .object(let members):
       if members["$fn"] != nil { throw fail(path, "expected plain data; a $fn recipe stands only for a whole option value") }
       if members["$undefined"] != nil { try checkUndefinedMarker(members, path); return }
-      for key in members.keys.sorted() { try checkData(members[key]!, JSONPath.member(path, key)) }
+      for key in FixtureValidator.sortedNames(members.keys) { try checkData(members[key]!, JSONPath.member(path, key)) }
     case .array(let items):
       for (index, item) in items.enumerated() { try checkData(item, JSONPath.element(path, index)) }
     default:
       return
+    }
+  }
+
+  /// Whether `checkData` certainly accepts `value`: no member name anywhere in it starts with
+  /// `$` (so it holds no `$fn` recipe and no `$undefined` marker). Answered without building a
+  /// path or sorting a name; `false` leaves the answer to `checkData`'s walk, which names the place.
+  static func isPlainData(_ value: JSONValue) -> Bool {
+    // Recursive as the walk is (the parser nests no deeper than `JSONParser.maximumDepth`).
+    switch value {
+    case .object(let members):
+      for (name, member) in members {
+        if name.utf8.first == UInt8(ascii: "$") || !isPlainData(member) { return false }
+      }
+      return true
+    case .array(let items):
+      for item in items where !isPlainData(item) { return false }
+      return true
+    default:
+      return true
     }
   }
 
@@ -100,7 +120,7 @@ extension FixtureValidator {
     guard allowed.contains(name), let parameters = FixtureVocabulary.recipeParameters[name] else {
       throw fail(fnPath, "unknown recipe \(list([name])) here; allowed: \(allowed.joined(separator: ", "))")
     }
-    for key in members.keys.sorted() where key != "$fn" && !parameters.contains(key) {
+    for key in FixtureValidator.sortedNames(members.keys) where key != "$fn" && !parameters.contains(key) {
       let takes = parameters.isEmpty ? "no parameters" : "only \(list(parameters))"
       throw fail(JSONPath.member(path, key), "unknown member; the \(list([name])) recipe takes \(takes)")
     }

@@ -57,7 +57,7 @@ extension FixtureValidator {
       let options = try object(value, path, "an object of dehydrate options")
       let names = ["shouldDehydrateQuery", "shouldDehydrateMutation", "shouldRedactErrors", "serializeData"]
       try onlyMembers(options, names, path, "dehydrate option")
-      for key in options.keys.sorted() { try check(options[key]!, OperationSpec.hydrationOptionRules[key]!, JSONPath.member(path, key)) }
+      for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, OperationSpec.hydrationOptionRules[key]!, JSONPath.member(path, key)) }
     default:
       let options = try object(value, path, "an object of hydrate options")
       try onlyMembers(options, ["queries", "mutations", "deserializeData"], path, "hydrate option")

@@ -74,6 +74,8 @@ func fixtureValue(_ value: JSONValue?) -> JSONValue? {
 
 /// `fixtureValue` below the top level.
 func fixtureData(_ value: JSONValue) -> JSONValue {
+  // Rebuilt even without a marker: each call's arrays and objects are new, as the node runner's
+  // are (structural sharing tells a shared storage from an equal one: observer-027, select-013).
   switch value {
   case .array(let items): return .array(items.map(fixtureElement))
   case .object(let members): return .object(members.mapValues(fixtureElement))

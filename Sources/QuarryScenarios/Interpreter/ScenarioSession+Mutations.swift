@@ -22,7 +22,7 @@ extension ScenarioSession {
     guard scripts[name] != nil else { return nil }
     if let fn = scripts[name]!.mutationFunction { return fn }
     let fn = MutationFunction { [unowned self] variables, context in
-      var event: [String: JSONValue] = [:]
+      var event: TraceEvent = [:]
       if let key = context.mutationKey { event["key"] = .string(key.queryHash) }
       if let v = TraceValues.json(variables) { event["variables"] = v }
       let (n, outcome) = self.call(name, event: event)
@@ -72,7 +72,7 @@ extension ScenarioSession {
     let cb = MutationCallback(result: { [unowned self] input in
       let env = CallbackEnvironment()
       callbackCalls[name, default: 0] += 1
-      var event: [String: JSONValue] = ["ev": "callback", "hook": .string(hook), "fn": .string(name), "n": .number(Double(callbackCalls[name]!))]
+      var event: TraceEvent = ["ev": "callback", "hook": .string(hook), "fn": .string(name), "n": .number(Double(callbackCalls[name]!))]
       if base == "onSuccess" || base == "onSettled" {
         if let data = TraceValues.json(input.data) { event["data"] = data }
         env.values["data"] = TraceValues.json(input.data)

@@ -92,7 +92,7 @@ extension ScenarioSession {
   func subscribeQueries(_ name: String) {
     let unsubscribe = queriesObservers[name]!.observer.subscribe { [unowned self] results in
       queriesObservers[name]!.notifications += 1
-      var event: [String: JSONValue] = ["ev": "result", "observer": .string(name), "result": .array(results.map(TraceValues.result))]
+      var event: TraceEvent = ["ev": "result", "observer": .string(name), "result": .array(results.map(TraceValues.result))]
       if let combined = queriesObservers[name]!.lastCombined, let value = combined { event["combined"] = value }
       emit(event)
     }

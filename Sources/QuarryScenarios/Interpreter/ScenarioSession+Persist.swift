@@ -72,9 +72,9 @@ final class TracingStorage: PersistStorage, @unchecked Sendable {
   // Safe: a scenario session runs every job on the thread that drives it.
   var items: [String: Data] = [:]
   var quota: Int?
-  let emit: ([String: JSONValue]) -> Void
+  let emit: (TraceEvent) -> Void
 
-  init(emit: @escaping ([String: JSONValue]) -> Void) { self.emit = emit }
+  init(emit: @escaping (TraceEvent) -> Void) { self.emit = emit }
 
   /// Stores a fixture's value as its JSON text, writing no event.
   func preset(_ key: String, _ value: JSONValue) {

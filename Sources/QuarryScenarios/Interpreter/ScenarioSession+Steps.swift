@@ -31,7 +31,9 @@ extension ScenarioSession {
         observers[name]!.notifications += 1
         observers[name]!.received.append(written)
       }
-      var ev: [String: JSONValue] = ["ev": "result", "observer": .string(name), "result": written]
+      var ev: TraceEvent = ["ev": "result", "observer": .string(name)]
+      // `written` is the template's copy: its members written in the template's sorted order.
+      ev.set("result", written, madeBy: TraceValues.resultTemplate(result, hasData: written["data"] != nil))
       if !listener.isEmpty { ev["listener"] = .string(listener) }
       emit(ev)
       if n == unsubscribeAfter {

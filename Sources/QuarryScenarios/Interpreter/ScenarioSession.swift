@@ -74,9 +74,11 @@ final class ScenarioSession: @unchecked Sendable {
 
   var now: Double { scheduler.now() }
 
-  func emit(_ members: [String: JSONValue]) {
+  func emit(_ event: consuming TraceEvent) {
     if isTornDown { return }
-    trace.append(JSONValue.canonicalJSON(of: members, setting: "t", to: .number(now)))
+    // Taken, not copied: the time goes into the caller's member list (room for it was reserved).
+    event["t"] = .number(now)
+    trace.append(event.canonicalJSON)
   }
 
   // MARK: Scripted functions
@@ -122,13 +124,13 @@ final class ScenarioSession: @unchecked Sendable {
   /// Records a call and picks its outcome; returns the call's number and the outcome, `nil` when
   /// the script is exhausted.
   func call(_ name: String, _ context: QueryFunctionContext) -> (Int, Outcome?) {
-    var event: [String: JSONValue] = ["key": .string(context.queryKey.queryHash)]
+    var event: TraceEvent = ["key": .string(context.queryKey.queryHash)]
     if let pageParam = context.pageParam { event["pageParam"] = pageParam }
     return call(name, event: event)
   }
 
   /// Records a call with these event members; returns the call's number and its outcome.
-  func call(_ name: String, event members: [String: JSONValue]) -> (Int, Outcome?) {
+  func call(_ name: String, event members: TraceEvent) -> (Int, Outcome?) {
     scripts[name]!.calls += 1
     let n = scripts[name]!.calls
     var event = members
@@ -192,13 +194,13 @@ final class ScenarioSession: @unchecked Sendable {
     client.onlineManager.setOnline(true)
     client.mount()
     let unsubscribeCache = client.queryCache.subscribe { [unowned self] event in
-      var ev: [String: JSONValue] = ["ev": "cache", "type": .string(event.type), "key": .string(event.query.queryHash)]
+      var ev: TraceEvent = ["ev": "cache", "type": .string(event.type), "key": .string(event.query.queryHash)]
       if let action = event.action { ev["action"] = .string(action.type) }
       if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? "?") }
       emit(ev)
     }
     let unsubscribeMutations = client.mutationCache.subscribe { [unowned self] event in
-      var ev: [String: JSONValue] = ["ev": "mutationCache", "type": .string(event.type)]
+      var ev: TraceEvent = ["ev": "mutationCache", "type": .string(event.type)]
       if let mutation = event.mutation { ev["mutationId"] = .number(Double(mutation.mutationId)) }
       if let action = event.action { ev["action"] = .string(action.type) }
       if let observer = event.observer { ev["observer"] = .string(observerNames[ObjectIdentifier(observer)] ?? constructingObserver ?? "?") }
@@ -255,7 +257,7 @@ final class ScenarioSession: @unchecked Sendable {
         let value = encode(v)
         guard let handle else { return }
         handles[handle] = .fulfilled(value)
-        var ev: [String: JSONValue] = ["ev": "settle", "handle": .string(handle)]
+        var ev: TraceEvent = ["ev": "settle", "handle": .string(handle)]
         if let value { ev["value"] = value }
         emit(ev)
       case .failure(let e):
@@ -271,7 +273,7 @@ final class ScenarioSession: @unchecked Sendable {
   func returned(_ value: JSONValue?, handle: String?) {
     guard let handle else { return }
     handles[handle] = .returned(value)
-    var ev: [String: JSONValue] = ["ev": "return", "handle": .string(handle)]
+    var ev: TraceEvent = ["ev": "return", "handle": .string(handle)]
     if let value { ev["value"] = value }
     emit(ev)
   }
@@ -302,7 +304,7 @@ extension ScenarioSession {
 
   /// Writes a `cacheCallback` event.
   func cacheCallback(_ callback: String, _ data: (any Sendable)?, _ error: (any Error)?, _ query: Query, withData: Bool, withError: Bool) {
-    var ev: [String: JSONValue] = ["ev": "cacheCallback", "callback": .string(callback), "key": .string(query.queryHash)]
+    var ev: TraceEvent = ["ev": "cacheCallback", "callback": .string(callback), "key": .string(query.queryHash)]
     if withData, let data = TraceValues.json(data) { ev["data"] = data }
     if withError { ev["error"] = TraceValues.errorText(error) }
     emit(ev)

@@ -66,47 +66,109 @@ public struct JSONParser {
     if depth > JSONParser.maximumDepth { throw error("nesting no deeper than \(JSONParser.maximumDepth)") }
   }
 
+  /// The member names and values of the objects being parsed, innermost last: an object's members are collected
+  /// here and its dictionary is made once, at its size, when it closes (inserting into a growing
+  /// dictionary reallocated and rehashed it as it grew, and a duplicate check hashed each name again).
+  private var pendingNames: [String] = []
+  private var pendingValues: [JSONValue] = []
+  /// The items of the arrays being parsed, innermost last: each array is made once, at its size.
+  private var pendingItems: [JSONValue] = []
+
+  /// Objects with more members than this look their duplicates up in a set; smaller ones compare
+  /// each name with the names before it.
+  static let linearDuplicateLimit = 16
+
+  // `parseObject` and `parseArray` recurse once per level (down to `maximumDepth`): what they do
+  // besides recursing is in helpers, so that their own frames stay small in a debug build.
   private mutating func parseObject() throws(JSONParseError) -> JSONValue {
     try enter()
     index += 1
-    var members: [String: JSONValue] = [:]
     skipWhitespace()
-    if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
+    if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object([:]) }
+    let start = pendingNames.count
+    // The names so far once there are more than `linearDuplicateLimit` of them.
+    var names: Set<String>?
     while true {
-      skipWhitespace()
-      guard peek(UInt8(ascii: "\"")) else { throw error("a member name in double quotes") }
-      let keyStart = index
-      let key = try parseString()
-      if members[key] != nil {
-        index = keyStart
-        throw error("no duplicate member \(JSONValue.string(key).canonicalJSON)")
-      }
-      skipWhitespace()
-      guard peek(UInt8(ascii: ":")) else { throw error("':' after a member name") }
-      index += 1
-      skipWhitespace()
-      members[key] = try parseValue()
+      let name = try parseMemberName(start: start, names: &names)
+      let value = try parseValue()
+      // Both pushed once the value is read: the value's own members go on the stacks above.
+      pendingNames.append(name)
+      pendingValues.append(value)
       skipWhitespace()
       if peek(UInt8(ascii: ",")) { index += 1; continue }
-      if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
+      if peek(UInt8(ascii: "}")) { return closeObject(start: start) }
       throw error("',' or '}' in an object")
     }
+  }
+
+  /// Reads a member's name and the `:` after it, rejecting a duplicate of the names on
+  /// `pendingNames` from `start` on: names equal by `String`'s equality, as the dictionary's own
+  /// lookup found them.
+  @inline(never)
+  private mutating func parseMemberName(start: Int, names: inout Set<String>?) throws(JSONParseError) -> String {
+    skipWhitespace()
+    guard peek(UInt8(ascii: "\"")) else { throw error("a member name in double quotes") }
+    let keyStart = index
+    let key = try parseString()
+    let isDuplicate: Bool
+    if names != nil {
+      isDuplicate = !names!.insert(key).inserted
+    } else {
+      isDuplicate = pendingNames[start...].contains(key)
+      if !isDuplicate, pendingNames.count - start == JSONParser.linearDuplicateLimit {
+        var set = Set<String>(minimumCapacity: 2 * JSONParser.linearDuplicateLimit)
+        for name in pendingNames[start...] { set.insert(name) }
+        set.insert(key)
+        names = set
+      }
+    }
+    if isDuplicate {
+      index = keyStart
+      throw error("no duplicate member \(JSONValue.string(key).canonicalJSON)")
+    }
+    skipWhitespace()
+    guard peek(UInt8(ascii: ":")) else { throw error("':' after a member name") }
+    index += 1
+    skipWhitespace()
+    return key
+  }
+
+  /// The object of the members from `start` on, which leave the stacks (at its closing `}`).
+  @inline(never)
+  private mutating func closeObject(start: Int) -> JSONValue {
+    index += 1
+    depth -= 1
+    var members = [String: JSONValue](minimumCapacity: pendingNames.count - start)
+    for i in start..<pendingNames.count { members[pendingNames[i]] = pendingValues[i] }
+    pendingNames.removeSubrange(start...)
+    pendingValues.removeSubrange(start...)
+    return .object(members)
   }
 
   private mutating func parseArray() throws(JSONParseError) -> JSONValue {
     try enter()
     index += 1
-    var items: [JSONValue] = []
     skipWhitespace()
-    if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(items) }
+    if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array([]) }
+    let start = pendingItems.count
     while true {
       skipWhitespace()
-      items.append(try parseValue())
+      pendingItems.append(try parseValue())
       skipWhitespace()
       if peek(UInt8(ascii: ",")) { index += 1; continue }
-      if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(items) }
+      if peek(UInt8(ascii: "]")) { return closeArray(start: start) }
       throw error("',' or ']' in an array")
     }
+  }
+
+  /// The array of the items from `start` on, which leave the stack (at its closing `]`).
+  @inline(never)
+  private mutating func closeArray(start: Int) -> JSONValue {
+    index += 1
+    depth -= 1
+    let items = Array(pendingItems[start...])
+    pendingItems.removeSubrange(start...)
+    return .array(items)
   }
 
   private mutating func parseNumber() throws(JSONParseError) -> Double {
@@ -130,6 +192,7 @@ public struct JSONParser {
       guard index < bytes.count, isDigit(bytes[index]) else { throw error("a digit in the exponent") }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
+    if let whole = wholeNumber(start..<index) { return whole }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       index = start
@@ -138,35 +201,63 @@ public struct JSONParser {
     return value
   }
 
+  /// The value of `range` when it is an integer of at most 15 digits (with an optional `-`, not
+  /// `-0`): a double holds it exactly, so it is the value `Double(text)` reads, without the text.
+  private func wholeNumber(_ range: Range<Int>) -> Double? {
+    var i = range.lowerBound
+    let negative = bytes[i] == UInt8(ascii: "-")
+    if negative { i += 1 }
+    guard range.upperBound - i <= 15 else { return nil }
+    var value: Int64 = 0
+    while i < range.upperBound {
+      let byte = bytes[i]
+      guard isDigit(byte) else { return nil }
+      value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+      i += 1
+    }
+    if negative {
+      // "-0" is the double -0, which `Double(text)` keeps.
+      guard value != 0 else { return nil }
+      value = -value
+    }
+    return Double(value)
+  }
+
   private mutating func parseString() throws(JSONParseError) -> String {
     index += 1
-    var scalars = String.UnicodeScalarView()
+    // A string with escapes is put together as UTF-8 bytes (validated runs, escaped scalars
+    // encoded), made a string once at the end.
+    var utf8: [UInt8] = []
+    var escaped = false
     var runStart = index
     var runIsASCII = true
     func flush(_ end: Int) throws(JSONParseError) {
       guard runStart < end else { return }
-      scalars.append(contentsOf: try text(runStart..<end, isASCII: runIsASCII).unicodeScalars)
+      if !runIsASCII { _ = try text(runStart..<end, isASCII: false) }
+      utf8.append(contentsOf: bytes[runStart..<end])
     }
     while true {
       guard index < bytes.count else { throw error("'\"' to close the string") }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        if scalars.isEmpty {
-          // No escape before the closing quote (each escape appends a scalar): the run is the string.
+        if !escaped {
+          // No escape before the closing quote: the run is the string.
           let run = try text(runStart..<index, isASCII: runIsASCII)
           index += 1
           return run
         }
         try flush(index)
         index += 1
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
       }
       if byte < 0x20 { throw error("no control characters in a string (escape them)") }
       if byte >= 0x80 { runIsASCII = false }
       if byte == UInt8(ascii: "\\") {
         try flush(index)
         index += 1
-        scalars.append(try parseEscape())
+        let scalar = try parseEscape()
+        escaped = true
+        utf8.append(contentsOf: UTF8.encode(scalar)!)
         runStart = index
         runIsASCII = true
         continue
@@ -253,12 +344,28 @@ public struct JSONParser {
   }
 
   private mutating func skipWhitespace() {
-    while index < bytes.count {
-      switch bytes[index] {
-      case 0x20, 0x09, 0x0A, 0x0D: index += 1
-      default: return
+    // Most calls find no white space or one byte of it: answered before the buffer's closure.
+    guard index < bytes.count, isWhitespace(bytes[index]) else { return }
+    index += 1
+    guard index < bytes.count, isWhitespace(bytes[index]) else { return }
+    var i = index
+    bytes.withUnsafeBufferPointer { buffer in
+      // Indentation eight spaces at a time (the deepest fixtures are mostly indentation).
+      while i + 8 <= buffer.count, UnsafeRawPointer(buffer.baseAddress! + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+        i += 8
+      }
+      while i < buffer.count {
+        switch buffer[i] {
+        case 0x20, 0x09, 0x0A, 0x0D: i += 1
+        default: return
+        }
       }
     }
+    index = i
+  }
+
+  private func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
   }
 
   /// An error at the current position, "expected …".
