@@ -31,7 +31,7 @@ import Testing
       }
     }
     _ = client.setQueryData(["done"], value: JSONValue.bool(true))
-    let saved = await eventually(within: 10) {
+    let saved = await eventually(within: 300) {  // a hang guard: see QuarryTests' hangGuardSeconds
       guard !persister.isSaving, let stored = try? persister.restoreClient() else { return false }
       return stored.clientState.queries.contains { $0.queryHash == #"["done"]"# }
     }

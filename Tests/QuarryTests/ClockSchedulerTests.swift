@@ -24,7 +24,7 @@ import Testing
       }
       finished.increment()
     }.start()
-    let ended = await eventually(within: 300) { finished.value == 1 }
+    let ended = await eventually(within: hangGuardSeconds) { finished.value == 1 }
     #expect(ended)
     #expect(fired.value == 500, "\(fired.value) of 500 zero-delay timers fired")
     #expect(scheduler.pendingTimerCount == 0)
@@ -49,7 +49,7 @@ import Testing
       }
       finished.increment()
     }.start()
-    let ended = await eventually(within: 300) { finished.value == 1 }
+    let ended = await eventually(within: hangGuardSeconds) { finished.value == 1 }
     #expect(ended)
     #expect(repeated.value == 200, "\(repeated.value) of 200 intervals repeated")
     #expect(scheduler.pendingTimerCount == 0)
@@ -61,7 +61,7 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<500 { _ = scheduler.setTimeout(0) { fired.increment() } }
     }
-    let allFired = await eventually(within: 60) { fired.value == 2_000 }
+    let allFired = await eventually(within: hangGuardSeconds) { fired.value == 2_000 }
     #expect(allFired, "\(fired.value) of 2000 zero-delay timers fired")
     #expect(scheduler.pendingTimerCount == 0)
   }
@@ -88,7 +88,7 @@ import Testing
         settled[i] = value as? Int ?? -1
       }
     }
-    let allSettled = await eventually(within: 60) { settled.snapshot.count == 500 }
+    let allSettled = await eventually(within: hangGuardSeconds) { settled.snapshot.count == 500 }
     #expect(allSettled, "\(settled.snapshot.count) of 500 fetches settled")
     #expect(settled.snapshot.allSatisfy { $0.key == $0.value })
     #expect(calls.value == 1_000)
@@ -101,7 +101,7 @@ import Testing
       let options = Self.retriedOnce(["retry", .number(Double(i))], i, calls: Counter())
       Task.detached { settled[i] = try? await client.fetchQuery(options) as? Int ?? -1 }
     }
-    let allSettled = await eventually(within: 60) { settled.snapshot.count == 500 }
+    let allSettled = await eventually(within: hangGuardSeconds) { settled.snapshot.count == 500 }
     #expect(allSettled, "\(settled.snapshot.count) of 500 fetches settled")
     #expect(settled.snapshot.allSatisfy { $0.key == $0.value })
   }
@@ -114,7 +114,7 @@ import Testing
       options.queryFn = .fn { _ in i }
       #expect(try await client.fetchQuery(options) as? Int == i)
     }
-    let allCollected = await eventually(within: 60) { client.queryCache.getAll().isEmpty }
+    let allCollected = await eventually(within: hangGuardSeconds) { client.queryCache.getAll().isEmpty }
     #expect(allCollected, "\(client.queryCache.getAll().count) of 500 queries with gcTime 0 were never collected")
   }
 
@@ -123,7 +123,7 @@ import Testing
     let log = Log()
     let late = scheduler.setTimeout(600_000) { log.append("late") }
     _ = scheduler.setTimeout(1) { log.append("early") }
-    let fired = await eventually(within: 60) { log.entries == ["early"] }
+    let fired = await eventually(within: hangGuardSeconds) { log.entries == ["early"] }
     #expect(fired, "\(log.entries)")
     #expect(scheduler.pendingTimerCount == 1)
     scheduler.clearTimeout(late)
@@ -139,7 +139,7 @@ import Testing
     _ = scheduler.setTimeout(500) { log.append("500") }
     _ = scheduler.setTimeout(10) { log.append("10") }
     for i in 0..<100 { _ = scheduler.setTimeout(20) { log.append("20.\(i)") } }
-    let done = await eventually(within: 60) { log.entries.count == 102 }
+    let done = await eventually(within: hangGuardSeconds) { log.entries.count == 102 }
     #expect(done)
     #expect(log.entries == ["10"] + (0..<100).map { "20.\($0)" } + ["500"])
   }
@@ -155,7 +155,7 @@ import Testing
     gate.signal()
     let drained = DispatchSemaphore(value: 0)
     scheduler.enqueue { drained.signal() }
-    let drainedInTime = await eventually(within: 60) { drained.wait(timeout: .now()) == .success }
+    let drainedInTime = await eventually(within: hangGuardSeconds) { drained.wait(timeout: .now()) == .success }
     #expect(drainedInTime)
     #expect(log.entries.isEmpty)
     #expect(scheduler.pendingTimerCount == 0)
@@ -165,7 +165,7 @@ import Testing
     let scheduler = waker.scheduler()
     let ticks = Counter()
     let id = scheduler.setInterval(2) { ticks.increment() }
-    let repeated = await eventually(within: 60) { ticks.value >= 3 }
+    let repeated = await eventually(within: hangGuardSeconds) { ticks.value >= 3 }
     #expect(repeated)
     scheduler.clearTimeout(id)
     let count = ticks.value
@@ -199,7 +199,7 @@ import Testing
     let first = scheduler.setTimeout(600_000) { log.append("cleared") }
     scheduler.clearTimeout(first)  // disarms the waker
     _ = scheduler.setTimeout(1) { log.append("fired") }
-    let fired = await eventually(within: 60) { log.entries == ["fired"] }
+    let fired = await eventually(within: hangGuardSeconds) { log.entries == ["fired"] }
     #expect(fired, "\(log.entries)")
     #expect(scheduler.pendingTimerCount == 0)
   }
@@ -245,7 +245,7 @@ import Testing
       }
       finished.increment()
     }.start()
-    let ended = await eventually(within: 300) { finished.value == 1 }
+    let ended = await eventually(within: hangGuardSeconds) { finished.value == 1 }
     #expect(ended)
     #expect(saturated.value == 1, "the blockers never held all \(width) pool threads at once")
     #expect(firedWhileBlocked.value == 1, "the timer did not fire while the pool was blocked")

@@ -151,9 +151,9 @@ import Testing
     }
 
     let expectedWorkers = workers
-    let allFinished = await eventually(within: 60) { finished.value == expectedWorkers }
+    let allFinished = await eventually(within: hangGuardSeconds) { finished.value == expectedWorkers }
     #expect(allFinished, "\(finished.value) of \(workers) workers finished: a fetch or an operation is stuck")
-    let quiet = await eventually(within: 30) {
+    let quiet = await eventually(within: hangGuardSeconds) {
       client.isFetching() == 0 && tally.snapshot.entered == tally.snapshot.exited
     }
     #expect(quiet, "still fetching: \(client.isFetching()); query functions entered \(tally.snapshot.entered), exited \(tally.snapshot.exited)")

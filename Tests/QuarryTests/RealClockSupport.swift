@@ -24,12 +24,18 @@ final class LockedMap<Key: Hashable, Value>: @unchecked Sendable {
   var snapshot: [Key: Value] { lock.sync { storage } }
 }
 
+/// How long a real-clock test waits before it calls work stuck: these waits only turn a hang
+/// into a failure. On a two-core machine the full `swift test` keeps both cooperative-pool
+/// threads busy with other suites, and a real-clock test's tasks wait for them: in a full run
+/// on this project's CI machine `ProductionStressTests` (0.55 s alone) took 52-66 s and the
+/// `ClockSchedulerTests` cases about 57 s, against 60 s bounds (one run failed so), and a
+/// `VirtualSchedulerTests` task once took 75 s to start beside two release builds.
+let hangGuardSeconds: Double = 300
+
 /// Polls `condition` every millisecond until it holds or `seconds` pass on the real clock;
 /// returns whether it held. Tests use it to fail, not hang, when work never finishes. The bound
 /// is generous because parallel tests that block the cooperative pool can starve timers for
-/// seconds; a timer that is lost never comes, however long the wait. On a loaded two-core
-/// machine a task waiting for a pool thread has taken 75 s to start (a full `swift test` beside
-/// two release builds), so the checks that only guard against a hang allow 120 s.
+/// seconds; a timer that is lost never comes, however long the wait.
 func eventually(within seconds: Double, _ condition: @Sendable () -> Bool) async -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: .milliseconds(seconds * 1000))

@@ -31,7 +31,7 @@ import Testing
     for (i, promise) in promises.enumerated() where (try? await promise.value) == i { awaited += 1 }
     // The callbacks run as jobs on other threads, possibly after every waiter resumed: wait for
     // as many calls as were registered (a missed one times out, an extra one shows below).
-    let allHeard = await eventually(within: 60) { heard.snapshot.values.reduce(0, +) >= count * Self.threads }
+    let allHeard = await eventually(within: hangGuardSeconds) { heard.snapshot.values.reduce(0, +) >= count * Self.threads }
     #expect(allHeard)
     #expect(heard.snapshot.count == count)
     #expect(awaited == count)

@@ -40,7 +40,7 @@ import Testing
       }
     }
     thread.start()
-    let done = await eventually(within: 60) {
+    let done = await eventually(within: hangGuardSeconds) {
       let snapshot = repeats.snapshot
       return fired.value == Self.nowDelays.count && Self.nowDelays.indices.allSatisfy { (snapshot[$0] ?? 0) >= 2 }
     }
@@ -101,7 +101,7 @@ import Testing
       return { @Sendable in a(); b() }
     }.value
     // The first attempt fails; the retry waits "forever", so the fetch stays fetching.
-    let failedOnce = await eventually(within: 60) { client.getQueryState(["failing"])?.fetchFailureCount == 1 }
+    let failedOnce = await eventually(within: hangGuardSeconds) { client.getQueryState(["failing"])?.fetchFailureCount == 1 }
     #expect(failedOnce)
     #expect(client.getQueryState(["failing"])?.fetchStatus == .fetching)
     #expect(client.getQueryState(["fresh"])?.fetchStatus == .idle)

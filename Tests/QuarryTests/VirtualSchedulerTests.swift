@@ -88,7 +88,7 @@ import QuarryScenarios
     scheduler.runUntilIdle()
     let log = Log()
     let waiter = Task { log.append("got \(try await promise.value)") }
-    let returned = await eventually(within: 120) { !log.entries.isEmpty }
+    let returned = await eventually(within: hangGuardSeconds) { !log.entries.isEmpty }
     waiter.cancel()
     #expect(returned)
     #expect(log.entries == ["got 7"])
@@ -105,7 +105,7 @@ import QuarryScenarios
     }
     let log = Log()
     let watcher = Task { log.append("\((try? await fetch.value) ?? [])") }
-    let returned = await eventually(within: 120) { !log.entries.isEmpty }
+    let returned = await eventually(within: hangGuardSeconds) { !log.entries.isEmpty }
     fetch.cancel()
     _ = await watcher.value
     #expect(returned)
