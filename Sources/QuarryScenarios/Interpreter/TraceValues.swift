@@ -93,7 +93,7 @@ enum TraceValues {
     ]
     if let data { values.append(data) }
     if let flags = r.infinite {
-      for (_, value) in infiniteFlags(flags) { values.append(.bool(value)) }
+      for value in infiniteFlagValues(flags) { values.append(.bool(value)) }
     }
     return .object(resultTemplate(r, hasData: data != nil).object(values))
   }
@@ -111,7 +111,7 @@ enum TraceValues {
     "failureReason", "isPending", "isSuccess", "isError", "isLoading", "isFetching", "isRefetching", "isLoadingError",
     "isRefetchError", "isFetched", "isFetchedAfterMount", "isPaused", "isPlaceholderData", "isStale", "isEnabled",
   ]
-  /// The members an infinite observer's result adds, in `infiniteFlags`' order.
+  /// The members an infinite observer's result adds, in `infiniteFlagValues`' order.
   static let infiniteFlagNames = [
     "hasNextPage", "hasPreviousPage", "isFetchingNextPage", "isFetchingPreviousPage", "isFetchNextPageError",
     "isFetchPreviousPageError",
@@ -147,11 +147,10 @@ enum TraceValues {
     return .object(o)
   }
 
-  /// The fields an infinite observer's result adds.
-  static func infiniteFlags(_ f: InfiniteQueryFlags) -> [(String, Bool)] {
-    [("hasNextPage", f.hasNextPage), ("hasPreviousPage", f.hasPreviousPage),
-     ("isFetchingNextPage", f.isFetchingNextPage), ("isFetchingPreviousPage", f.isFetchingPreviousPage),
-     ("isFetchNextPageError", f.isFetchNextPageError), ("isFetchPreviousPageError", f.isFetchPreviousPageError)]
+  /// The values of the members an infinite observer's result adds, in `infiniteFlagNames`' order.
+  static func infiniteFlagValues(_ f: InfiniteQueryFlags) -> [Bool] {
+    [f.hasNextPage, f.hasPreviousPage, f.isFetchingNextPage, f.isFetchingPreviousPage, f.isFetchNextPageError,
+     f.isFetchPreviousPageError]
   }
 
   /// JSON text for messages; `undefined` for `nil` (and for `.undefined`, as the node harness's `show` (Interpreter/TraceValues.mjs)).
