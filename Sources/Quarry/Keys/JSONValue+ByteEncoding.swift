@@ -57,16 +57,13 @@ extension JSONValue {
           var first = true
           for k in 0..<members.count {
             let member = members.baseAddress! + order[k].index
-            if member.pointee.value.isUndefined { continue }
-            if !first { sink.append(UInt8(ascii: ",")) }
-            first = false
-            writeStringBytes(member.pointee.name, to: &sink)
-            sink.append(UInt8(ascii: ":"))
             if let positions = member.pointee.order, case .object(let object) = member.pointee.value, positions.count == object.count {
+              // An object is never undefined: the member is written.
+              writeMemberNameBytes(member.pointee.name, first: &first, to: &sink)
               guard writeObjectBytes(object, at: positions, to: &sink) else { return false }
               continue
             }
-            guard withUnsafePointer(to: member.pointee.value, { writeBytes($0, to: &sink, order: .sorted, depth: 1) }) else { return false }
+            guard writeMemberBytes(member.pointee.name, member.pointee.value, first: &first, order: .sorted, depth: 1, to: &sink) else { return false }
           }
           sink.append(UInt8(ascii: "}"))
           return true
@@ -84,15 +81,31 @@ extension JSONValue {
     var first = true
     for position in positions {
       let (name, value) = members[position]
-      if value.isUndefined { continue }
-      if !first { sink.append(UInt8(ascii: ",")) }
-      first = false
-      writeStringBytes(name, to: &sink)
-      sink.append(UInt8(ascii: ":"))
-      guard withUnsafePointer(to: value, { writeBytes($0, to: &sink, order: .sorted, depth: 2) }) else { return false }
+      guard writeMemberBytes(name, value, first: &first, order: .sorted, depth: 2, to: &sink) else { return false }
     }
     sink.append(UInt8(ascii: "}"))
     return true
+  }
+
+  /// Writes one object member, `name:value` (after a comma unless it is the `first`), at
+  /// `depth`; an undefined value writes nothing, as JSON.stringify leaves the member out.
+  /// `false` when the value is nested deeper than `recursionLimit`.
+  @inline(__always)
+  private static func writeMemberBytes(
+    _ name: String, _ value: JSONValue, first: inout Bool, order: MemberOrder, depth: Int, to sink: inout ByteSink
+  ) -> Bool {
+    if value.isUndefined { return true }
+    writeMemberNameBytes(name, first: &first, to: &sink)
+    return withUnsafePointer(to: value) { writeBytes($0, to: &sink, order: order, depth: depth) }
+  }
+
+  /// Writes a member's `name:` (after a comma unless it is the `first`).
+  @inline(__always)
+  private static func writeMemberNameBytes(_ name: String, first: inout Bool, to sink: inout ByteSink) {
+    if !first { sink.append(UInt8(ascii: ",")) }
+    first = false
+    writeStringBytes(name, to: &sink)
+    sink.append(UInt8(ascii: ":"))
   }
 
   /// What `write` writes into a stack buffer (a larger one while the text does not fit), or
@@ -141,12 +154,7 @@ extension JSONValue {
       sink.append(UInt8(ascii: "{"))
       var first = true
       func member(_ name: String, _ value: JSONValue) -> Bool {
-        if value.isUndefined { return true }
-        if !first { sink.append(UInt8(ascii: ",")) }
-        first = false
-        writeStringBytes(name, to: &sink)
-        sink.append(UInt8(ascii: ":"))
-        return withUnsafePointer(to: value) { writeBytes($0, to: &sink, order: order, depth: depth + 1) }
+        writeMemberBytes(name, value, first: &first, order: order, depth: depth + 1, to: &sink)
       }
       if members.count == 1 {
         // The one member by iteration (`first` went through the generic `Collection.first`).
