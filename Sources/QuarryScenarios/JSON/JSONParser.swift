@@ -354,12 +354,7 @@ public struct JSONParser {
       while i + 8 <= buffer.count, UnsafeRawPointer(buffer.baseAddress! + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
         i += 8
       }
-      while i < buffer.count {
-        switch buffer[i] {
-        case 0x20, 0x09, 0x0A, 0x0D: i += 1
-        default: return
-        }
-      }
+      while i < buffer.count, isWhitespace(buffer[i]) { i += 1 }
     }
     index = i
   }
