@@ -88,6 +88,38 @@ import Testing
     #expect(lastCancelled.withLock { $0 } == true)
   }
 
+  /// A function that returns before its first suspension has returned before `Task.immediate`
+  /// does: its task is not kept until the fetch ends (a kept task held its allocator's slab,
+  /// about 1.3 KB, for every pending refetch). One that suspends is kept, so that cancelling the
+  /// fetch cancels it, until it returns.
+  @Test func aTaskIsKeptOnlyWhileItsFunctionRuns() throws {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    func run(for key: String) throws -> QueryFetchRun {
+      let query = try #require(client.queryCache.find(QueryFilters(queryKey: [.string(key)], exact: true)))
+      return try #require(query.retryer as? QueryFetchRun)
+    }
+    var atOnce = QueryOptions(queryKey: ["atOnce"])
+    atOnce.queryFn = .fn { _ in "data" }
+    client.prefetchQueryPromise(atOnce)
+    // The function has returned; its delivery job has not run (the fetch is still pending).
+    #expect(client.getQueryState(["atOnce"])?.fetchStatus == .fetching)
+    #expect(try run(for: "atOnce").keepsAttemptTask == false)
+
+    var suspending = QueryOptions(queryKey: ["suspending"])
+    suspending.queryFn = .fn { _ in
+      await scheduler.sleep(100)
+      return "data"
+    }
+    client.prefetchQueryPromise(suspending)
+    let suspended = try run(for: "suspending")
+    #expect(suspended.keepsAttemptTask == true)
+    scheduler.advance(by: 100)
+    #expect(suspended.keepsAttemptTask == false)
+    #expect(client.getQueryData(["suspending"]) as? String == "data")
+    #expect(client.getQueryData(["atOnce"]) as? String == "data")
+  }
+
   /// A signal made after its fetch was aborted starts aborted; one made before starts clear.
   @Test func aSignalMadeAbortedStartsAborted() {
     #expect(AbortSignal(aborted: true).isAborted)

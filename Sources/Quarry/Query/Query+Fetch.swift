@@ -32,6 +32,12 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
     var aborted = false
     var task: Task<Void, any Error>?
     var attemptOutcome = PromiseState.pending
+    /// The attempt's function has returned (its task left the outcome), and its delivery job
+    /// has not run yet. Its task is then not kept: cancelling it would change nothing, and a
+    /// kept task held its allocator's first slab (about 1.3 KB with the task) until the fetch
+    /// ended, so every pending refetch of an invalidation held one. A function that returns
+    /// at once returns before `Task.immediate` does, before ``cancelOnAbort(_:)``.
+    var attemptReturned = false
   }
   private let abortState = Mutex(AbortState())
   /// The attempt's options, whose `queryFn` is a function, from `runQueryFn(of:)` until the
@@ -96,7 +102,13 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   /// The attempt's task is done: keeps the outcome and queues its delivery job (the job a
   /// promise queues as it settles with a callback registered).
   private func attemptSettled(_ outcome: consuming PromiseState) {
-    abortState.withLock(orderingFor: self) { state in swap(&state.attemptOutcome, &outcome) }
+    // A kept task (its function suspended first) is let go, after the lock: it frees itself
+    // as it ends.
+    _ = abortState.withLock(orderingFor: self) { state -> Task<Void, any Error>? in
+      swap(&state.attemptOutcome, &outcome)
+      state.attemptReturned = true
+      return state.task.take()
+    }
     scheduler.enqueue { [self] in deliverAttempt() }
   }
 
@@ -105,7 +117,10 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
   /// of the state into a `Result`, a fulfilled value was copied twice on the way.
   private func deliverAttempt() {
     var settled = PromiseState.pending
-    abortState.withLock(orderingFor: self) { state in swap(&settled, &state.attemptOutcome) }
+    abortState.withLock(orderingFor: self) { state in
+      swap(&settled, &state.attemptOutcome)
+      state.attemptReturned = false
+    }
     attemptSettled(swapping: &settled)
   }
 
@@ -134,13 +149,19 @@ final class QueryFetchRun: Retryer, AbortSignalSource, @unchecked Sendable {
     }
   }
 
+  /// Whether the run keeps its current attempt's task (to cancel it if the fetch aborts). Tests
+  /// read it: a task whose function has returned is not kept (``AbortState/attemptReturned``).
+  var keepsAttemptTask: Bool { abortState.withLock(orderingFor: self) { $0.task != nil } }
+
   /// Cancels the attempt's `task` when the fetch aborts (at once if it has).
   ///
   /// Without a signal only the latest task is kept: attempts run one after another (the next
   /// starts once the last one's promise has settled, its function returned), and cancelling a
-  /// task whose operation has returned changes nothing.
+  /// task whose operation has returned changes nothing. For that reason a task whose function
+  /// has already returned (``AbortState/attemptReturned``) is not kept at all.
   func cancelOnAbort(_ task: Task<Void, any Error>) {
     let (signal, abortedAlready) = abortState.withLock(orderingFor: self) { state -> (AbortSignal?, Bool) in
+      if state.attemptReturned { return (nil, false) }
       if let signal = state.signal { return (signal, false) }
       if state.aborted { return (nil, true) }
       state.task = task
