@@ -30,6 +30,19 @@ enum PagedServer {
 }
 
 @Suite struct InfiniteQueryTests {
+  /// The observer's first options go through its `setOptions` override too (TanStack's
+  /// `InfiniteQueryObserver` sets `_type: 'infinite'` in its `setOptions`, which its
+  /// constructor calls): options made without `.infinite(…)` still build an infinite query.
+  @Test func anInfiniteObserversFirstOptionsAreInfinite() {
+    let client = QueryClient(scheduler: VirtualScheduler())
+    var options = QueryOptions(queryKey: ["plain"])
+    options.queryFn = .fn { _ in 1 }
+    #expect(options.isInfinite == false)
+    let observer = InfiniteQueryObserver(client: client, options: options)
+    #expect(observer.options.isInfinite)
+    #expect(observer.getCurrentQuery().options.isInfinite)
+  }
+
   @Test func pagesThroughATypedListUntilThereIsNoNextPage() async throws {
     let scheduler = VirtualScheduler()
     let client = QueryClient(scheduler: scheduler)

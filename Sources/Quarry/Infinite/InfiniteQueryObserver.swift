@@ -17,10 +17,9 @@ public final class InfiniteQueryObserver: QueryObserver, @unchecked Sendable {
   // Safe: no state of its own; QueryObserver's members are guarded by the engine lock.
 
   /// Replaces the options, making them infinite (TanStack sets `_type: 'infinite'`).
-  public override func setOptions(_ options: QueryOptions) {
-    var infinite = options
-    infinite.isInfinite = true
-    super.setOptions(infinite)
+  public override func setOptions(_ options: consuming QueryOptions) {
+    options.isInfinite = true
+    super.setOptions(options)
   }
 
   package override func getOptimisticResult(_ options: QueryOptions, optimistic: Bool, isRestoring: Bool = false) -> QueryObserverResult {

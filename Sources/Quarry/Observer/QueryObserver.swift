@@ -107,16 +107,20 @@ public class QueryObserver: @unchecked Sendable {
   @exclusivity(unchecked) final var listeners = ListenerRegistry<QueryObserverResult>()
 
   /// Creates an observer; it does nothing until subscribed.
-  public init(client: QueryClient, options: QueryOptions) {
+  ///
+  /// `options` is taken (consuming): the caller's options move into the observer's defaulted
+  /// ones without a copy.
+  public init(client: QueryClient, options: consuming QueryOptions) {
     self.client = client
     self.engine = client.engine
     self.queryCache = client.queryCache
     self.lock = client.engine.lock
     // `setOptions` reads only whether the previous options were defaulted (and compares them
     // if so): undefaulted options need no box of their own for that.
-    self.optionsBox = options.defaulted ? QueryOptionsBox(options) : QueryOptionsBox.undefaulted
+    self.optionsBox = options.defaulted ? QueryOptionsBox(copy options) : QueryOptionsBox.undefaulted
     // (`setOptions` sets the box again, which sets `timersInert`.)
-    engine.lock.sync { setOptions(options) }
+    // Dispatched: a subclass's override (``InfiniteQueryObserver``) applies from the start.
+    setOptions(options)
   }
 
   /// The observer's (defaulted) options.
@@ -211,40 +215,46 @@ public class QueryObserver: @unchecked Sendable {
   }
 
   /// Replaces the options; a new key switches queries (TanStack's `setOptions`).
-  public func setOptions(_ options: QueryOptions) {
-    engine.lock.sync {
-      let prevBox = optionsBox
-      let prevQuery = currentQuery
-      var hint = CachedQueryHint.none
-      let box = QueryOptionsBox(client.defaultQueryOptions(options, identity: true, hint: &hint, lookUp: true))
-      optionsBox = box
-      updateQuery(hint)
-      currentQuery.setOptions(sharing: box)
-      if prevBox.options.defaulted && !box.options.isShallowEqual(to: prevBox.options) {
-        client.queryCache.notify(.observerOptionsUpdated(currentQuery, self))
-      }
-      let mounted = !listeners.isEmpty
-      if mounted, shouldFetchOptionally(currentQuery, prevQuery, box.options, prevBox.options) {
-        _ = executeFetch()
-      }
-      updateResult()
-      let current = optionsBox
-      let query = currentQuery!
-      if mounted,
-        query !== prevQuery
-          || resolveQueryBoolean(current.options.enabled, query) != resolveQueryBoolean(prevBox.options.enabled, query)
-          || resolveStaleTime(current.options.staleTime, query) != resolveStaleTime(prevBox.options.staleTime, query)
-      {
-        updateStaleTimeout()
-      }
-      let nextInterval = computeRefetchInterval()
-      if mounted,
-        query !== prevQuery
-          || resolveQueryBoolean(current.options.enabled, query) != resolveQueryBoolean(prevBox.options.enabled, query)
-          || nextInterval != currentRefetchInterval
-      {
-        updateRefetchInterval(nextInterval)
-      }
+  ///
+  /// `options` is taken (consuming): they move into the observer's defaulted options without a
+  /// copy (about 400 bytes through the value witness, and their destruction, per call).
+  public func setOptions(_ options: consuming QueryOptions) {
+    engine.lock.sync(handing: options) { (options: consuming QueryOptions) in setOptionsLocked(options) }
+  }
+
+  /// ``setOptions(_:)``, under the engine lock; `options` moves into the defaulted options.
+  private func setOptionsLocked(_ options: consuming QueryOptions) {
+    let prevBox = optionsBox
+    let prevQuery = currentQuery
+    var hint = CachedQueryHint.none
+    let box = QueryOptionsBox(client.defaultQueryOptions(options, identity: true, hint: &hint, lookUp: true))
+    optionsBox = box
+    updateQuery(hint)
+    currentQuery.setOptions(sharing: box)
+    if prevBox.options.defaulted && !box.options.isShallowEqual(to: prevBox.options) {
+      client.queryCache.notify(.observerOptionsUpdated(currentQuery, self))
+    }
+    let mounted = !listeners.isEmpty
+    if mounted, shouldFetchOptionally(currentQuery, prevQuery, box.options, prevBox.options) {
+      _ = executeFetch()
+    }
+    updateResult()
+    let current = optionsBox
+    let query = currentQuery!
+    if mounted,
+      query !== prevQuery
+        || resolveQueryBoolean(current.options.enabled, query) != resolveQueryBoolean(prevBox.options.enabled, query)
+        || resolveStaleTime(current.options.staleTime, query) != resolveStaleTime(prevBox.options.staleTime, query)
+    {
+      updateStaleTimeout()
+    }
+    let nextInterval = computeRefetchInterval()
+    if mounted,
+      query !== prevQuery
+        || resolveQueryBoolean(current.options.enabled, query) != resolveQueryBoolean(prevBox.options.enabled, query)
+        || nextInterval != currentRefetchInterval
+    {
+      updateRefetchInterval(nextInterval)
     }
   }
 
