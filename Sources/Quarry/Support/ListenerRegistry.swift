@@ -7,36 +7,61 @@ import Synchronization
 /// released, in order; a listener removed before its call runs is not called (nothing arrives
 /// after an unsubscribe returns).
 struct ListenerRegistry<Value> {
+  /// The listener while there is exactly one (most observers have one subscriber): it needs no
+  /// array. An array's first append allocated its buffer and went through the standard
+  /// library's growth path, about 390 instructions per subscription.
+  private var single: Listener?
+  /// Every listener, in order, while there are two or more; empty otherwise.
   private var entries: [Listener] = []
   private var nextID: UInt64 = 0
-  /// How many of `entries` are engine-internal (inline) listeners.
+  /// How many listeners are engine-internal (inline).
   private var inlineCount = 0
 
-  var isEmpty: Bool { entries.isEmpty }
+  var isEmpty: Bool { single == nil && entries.isEmpty }
   /// Whether any listener is engine-internal (inline).
   var hasInlineListeners: Bool { inlineCount != 0 }
   /// The one listener, if there is exactly one and it is not engine-internal.
   var onlyListener: Listener? {
-    @inline(__always) get { entries.count == 1 && inlineCount == 0 ? entries[0] : nil }
+    @inline(__always) get { inlineCount == 0 ? single : nil }
   }
-  var count: Int { entries.count }
+  var count: Int { single != nil ? 1 : entries.count }
+
+  /// Every listener, in order (an array made for one listener).
+  private var all: [Listener] {
+    if let single { return [single] }
+    return entries
+  }
 
   /// `inline`: an engine-internal listener (a `QueriesObserver` watching its observers), called
   /// at once under the lock by `notify(_:via:)`, where TanStack calls it.
   mutating func add(_ body: @escaping (Value) -> Void, inline: Bool = false) -> UInt64 {
-    nextID += 1
-    if inline { inlineCount += 1 }
-    entries.append(Listener(id: nextID, body: body, isInline: inline))
+    _ = append(body, inline: inline)
     return nextID
   }
 
   /// Adds a listener and returns a handle for its unsubscribe function, which holds `owner`
   /// (the registry's owner) until the listener is removed.
   mutating func add(_ body: @escaping (Value) -> Void, owner: AnyObject, lock: EngineLock) -> ListenerHandle {
-    let id = add(body)
-    let handle = ListenerHandle(id: id, owner: owner, lock: lock)
-    entries[entries.count - 1].handle = handle
+    let listener = append(body, inline: false)
+    let handle = ListenerHandle(id: nextID, owner: owner, lock: lock)
+    listener.handle = handle
     return handle
+  }
+
+  /// Makes the next listener and adds it last.
+  private mutating func append(_ body: @escaping (Value) -> Void, inline: Bool) -> Listener {
+    nextID += 1
+    if inline { inlineCount += 1 }
+    let listener = Listener(id: nextID, body: body, isInline: inline)
+    if let first = single {
+      single = nil
+      entries = [first, listener]
+    } else if entries.isEmpty {
+      single = listener
+    } else {
+      entries.append(listener)
+    }
+    return listener
   }
 
   /// Removes a listener; returns whether it was there.
@@ -47,39 +72,66 @@ struct ListenerRegistry<Value> {
   /// its access to the registry has ended (freeing a listener frees what its body captured,
   /// whose `deinit` is user code).
   mutating func take(_ id: UInt64) -> Listener? {
-    guard let i = entries.firstIndex(where: { $0.id == id }) else { return nil }
-    entries[i].isActive.store(false, ordering: .relaxed)
-    entries[i].releaseHandle()
-    if entries[i].isInline { inlineCount -= 1 }
-    return entries.remove(at: i)
+    let removed: Listener
+    if let first = single {
+      guard first.id == id else { return nil }
+      single = nil
+      removed = first
+    } else {
+      guard let i = entries.firstIndex(where: { $0.id == id }) else { return nil }
+      removed = entries.remove(at: i)
+      if entries.count == 1 {
+        single = entries[0]
+        entries = []
+      }
+    }
+    removed.isActive.store(false, ordering: .relaxed)
+    removed.releaseHandle()
+    if removed.isInline { inlineCount -= 1 }
+    return removed
   }
 
   mutating func removeAll() { _ = takeAll() }
 
   /// Removes every listener and returns them, for the caller to free (as ``take(_:)``).
   mutating func takeAll() -> [Listener] {
-    for entry in entries {
+    let taken = all
+    for entry in taken {
       entry.isActive.store(false, ordering: .relaxed)
       entry.releaseHandle()
     }
     inlineCount = 0
-    let all = entries
+    single = nil
     entries = []
-    return all
+    return taken
   }
 
   /// Calls every listener now (engine-internal listeners only).
-  func notify(_ value: Value) { for entry in entries { entry.body(value) } }
+  func notify(_ value: Value) {
+    if let single {
+      single.body(value)
+      return
+    }
+    for entry in entries { entry.body(value) }
+  }
 
   /// Records a call of every listener with `value`, performed after the lock is released.
   func notify(_ value: Value, via lock: EngineLock) {
-    for entry in entries {
-      if entry.isInline {
-        entry.body(value)
-        continue
-      }
-      lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(value) } }
+    if let single {
+      record(single, value, via: lock)
+      return
     }
+    for entry in entries { record(entry, value, via: lock) }
+  }
+
+  /// One listener's part of ``notify(_:via:)``: an inline one is called now.
+  @inline(__always)
+  private func record(_ entry: Listener, _ value: Value, via lock: EngineLock) {
+    if entry.isInline {
+      entry.body(value)
+      return
+    }
+    lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(value) } }
   }
 
   /// One subscription.
@@ -139,6 +191,11 @@ extension ListenerRegistry where Value == QueryObserverResult {
       recordCalls(with: box, via: lock)
       return
     }
+    if let single {
+      // An inline listener (the only one).
+      single.body(box.result)
+      return
+    }
     // In order: an inline listener's own recorded calls land between the ones around it.
     for entry in entries {
       if entry.isInline {
@@ -152,6 +209,10 @@ extension ListenerRegistry where Value == QueryObserverResult {
   /// Records a call of every listener with the result in `box`; for a registry without inline
   /// listeners (which records its calls and calls nothing).
   func recordCalls(with box: QueryObserverResultBox, via lock: EngineLock) {
+    if let single {
+      lock.recordResult(box, for: single)
+      return
+    }
     lock.recordResult(box, for: entries)
   }
 }
