@@ -140,27 +140,30 @@ public class QueryObserver: @unchecked Sendable {
   /// Calls `listener` with every changed result until the returned function is called; the
   /// first subscriber mounts the observer (fetching if needed).
   public func subscribe(_ listener: @escaping @Sendable (QueryObserverResult) -> Void) -> @Sendable () -> Void {
-    engine.lock.sync {
+    let handle = engine.lock.sync {
       let handle = listeners.add(listener, owner: self, lock: lock)
       onSubscribe()
-      // The function holds the handle, which holds the observer only while the listener is
-      // registered (see `ListenerHandle`).
-      return { [handle] in
-        var observer: QueryObserver?
-        // The removed listener is freed after unlocking (its captures may run user code in
-        // `deinit`).
-        handle.lock.syncReleasing { () -> ListenerRegistry<QueryObserverResult>.Listener? in
-          guard let owner = handle.owner else { return nil }
-          let current = unsafeDowncast(owner, to: QueryObserver.self)
-          observer = current
-          let removed = current.listeners.take(handle.id)
-          if removed != nil { current.onUnsubscribe() }
-          return removed
-        }
-        // Released after the lock and its effects: the caller may have dropped the observer,
-        // and its `deinit` frees what listeners captured (user code).
-        withExtendedLifetime(observer) {}
+      return handle
+    }
+    // The function holds the handle, which holds the observer only while the listener is
+    // registered (see `ListenerHandle`). It is made here, not returned through the generic
+    // `sync`: a function returned through it was reabstracted, a thunk and one more
+    // allocation per subscription.
+    return { [handle] in
+      var observer: QueryObserver?
+      // The removed listener is freed after unlocking (its captures may run user code in
+      // `deinit`).
+      handle.lock.syncReleasing { () -> ListenerRegistry<QueryObserverResult>.Listener? in
+        guard let owner = handle.owner else { return nil }
+        let current = unsafeDowncast(owner, to: QueryObserver.self)
+        observer = current
+        let removed = current.listeners.take(handle.id)
+        if removed != nil { current.onUnsubscribe() }
+        return removed
       }
+      // Released after the lock and its effects: the caller may have dropped the observer,
+      // and its `deinit` frees what listeners captured (user code).
+      withExtendedLifetime(observer) {}
     }
   }
 
