@@ -80,9 +80,9 @@ import Testing
       return 1
     }
     client.prefetchQueryPromise(options)
-    #expect(await started.wait(seconds: 5))
+    #expect(await started.wait(seconds: hangGuardSeconds))
     await client.cancelQueries(QueryFilters(queryKey: ["slow"]))
-    #expect(await ended.wait(seconds: 5), "Task.sleep inside the query function was not cancelled")
+    #expect(await ended.wait(seconds: hangGuardSeconds), "Task.sleep inside the query function was not cancelled")
     #expect(client.getQueryState(["slow"])?.fetchStatus == .idle)
   }
 
@@ -104,9 +104,9 @@ import Testing
     }
     let observer = QueryObserver(client: client, options: options)
     let unsubscribe = observer.subscribe { _ in }
-    #expect(await started.wait(seconds: 5))
+    #expect(await started.wait(seconds: hangGuardSeconds))
     unsubscribe()
-    #expect(await sawCancellation.wait(seconds: 5))
+    #expect(await sawCancellation.wait(seconds: hangGuardSeconds))
   }
 
   @Test func cancellingTheCallersTaskThrowsCancellationErrorButTheSharedFetchGoesOn() async throws {
@@ -115,11 +115,11 @@ import Testing
     let started = Gate()
     let fn: @Sendable (QueryFunctionContext) async throws -> Int = { _ in
       started.open()
-      _ = await release.wait(seconds: 10)
+      _ = await release.wait(seconds: hangGuardSeconds)
       return 7
     }
     let first = Task { try await client.fetchQuery(["shared"], as: Int.self, queryFn: fn) }
-    #expect(await started.wait(seconds: 5))
+    #expect(await started.wait(seconds: hangGuardSeconds))
     let second = Task { try await client.fetchQuery(["shared"], as: Int.self, queryFn: fn) }
     first.cancel()
     await #expect(throws: CancellationError.self) { try await first.value }
