@@ -43,6 +43,39 @@ import QuarryScenarios
     #expect(registry.isEmpty && registry.count == 0 && !registry.hasInlineListeners)
   }
 
+  /// An observer's registry keeps its listeners' functions as given
+  /// (`Listeners<ObserverResultListener>`): through one listener, two and back to one, each
+  /// write reaches every subscribed listener once, in subscription order, with the data.
+  @Test func anObserversListenersAreCalledInOrderThroughEveryShape() {
+    let scheduler = VirtualScheduler()
+    let client = QueryClient(scheduler: scheduler)
+    client.setQueryData(["k"], value: 0)
+    var options = QueryOptions(queryKey: ["k"])
+    options.staleTime = .value(.milliseconds(.infinity))
+    let observer = QueryObserver(client: client, options: options)
+    let calls = Mutex<[String]>([])
+    func listener(_ name: String) -> @Sendable (QueryObserverResult) -> Void {
+      { result in calls.withLock { $0.append("\(name)=\(result.data as? Int ?? -1)") } }
+    }
+    func write(_ value: Int) -> [String] {
+      calls.withLock { $0 = [] }
+      client.setQueryData(["k"], value: value)
+      scheduler.runUntilIdle()
+      return calls.withLock { $0 }
+    }
+    let unsubscribeA = observer.subscribe(listener("a"))
+    #expect(write(1) == ["a=1"])
+    let unsubscribeB = observer.subscribe(listener("b"))
+    let unsubscribeC = observer.subscribe(listener("c"))
+    #expect(write(2) == ["a=2", "b=2", "c=2"])
+    unsubscribeB()
+    #expect(write(3) == ["a=3", "c=3"])
+    unsubscribeA()
+    #expect(write(4) == ["c=4"])
+    unsubscribeC()
+    #expect(write(5) == [])
+  }
+
   /// A subscription's handle holds the owner while its listener is registered, whichever of
   /// the two storages holds it, and lets go when it is taken.
   @Test func handlesLetGoOfTheOwnerWhenTheirListenerLeaves() {

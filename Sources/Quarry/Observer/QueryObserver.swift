@@ -104,7 +104,7 @@ public class QueryObserver: @unchecked Sendable {
   /// `notify(listeners:_:)` calls inline listeners on a copy. The dynamic checks cost about 130
   /// instructions per listener call (five accesses on the write path).
   // Safe: every access is made under the engine lock, by the thread holding it.
-  @exclusivity(unchecked) final var listeners = ListenerRegistry<QueryObserverResult>()
+  @exclusivity(unchecked) final var listeners = Listeners<ObserverResultListener>()
 
   /// Creates an observer; it does nothing until subscribed.
   ///
@@ -141,7 +141,7 @@ public class QueryObserver: @unchecked Sendable {
   /// first subscriber mounts the observer (fetching if needed).
   public func subscribe(_ listener: @escaping @Sendable (QueryObserverResult) -> Void) -> @Sendable () -> Void {
     let handle = engine.lock.sync {
-      let handle = listeners.add(listener, owner: self, lock: lock)
+      let handle = listeners.add(ObserverResultListener(listener), owner: self, lock: lock)
       onSubscribe()
       return handle
     }
@@ -153,7 +153,7 @@ public class QueryObserver: @unchecked Sendable {
       var observer: QueryObserver?
       // The removed listener is freed after unlocking (its captures may run user code in
       // `deinit`).
-      handle.lock.syncReleasing { () -> ListenerRegistry<QueryObserverResult>.Listener? in
+      handle.lock.syncReleasing { () -> Listeners<ObserverResultListener>.Listener? in
         guard let owner = handle.owner else { return nil }
         let current = unsafeDowncast(owner, to: QueryObserver.self)
         observer = current
@@ -172,7 +172,7 @@ public class QueryObserver: @unchecked Sendable {
   /// by `destroy()`.
   func subscribeInline(_ listener: @escaping (QueryObserverResult) -> Void) {
     engine.lock.sync {
-      _ = listeners.add(listener, inline: true)
+      _ = listeners.add(ObserverResultListener(listener), inline: true)
       onSubscribe()
     }
   }

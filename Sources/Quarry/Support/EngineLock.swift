@@ -648,7 +648,7 @@ final class EngineLock: @unchecked Sendable {
   }
 
   /// An observer's listener, which ``recordResult(_:for:)`` records with a result.
-  typealias ResultListener = ListenerRegistry<QueryObserverResult>.Listener
+  typealias ResultListener = Listeners<ObserverResultListener>.Listener
 
   /// A recorded effect: a closure, or an observer listener's call with a result (no closure).
   private enum Effect {
@@ -678,7 +678,7 @@ final class EngineLock: @unchecked Sendable {
         // meanwhile (an observer comparing its result with its query's new state); the thread
         // sanitizer reported that as an access race. The copy's references are the box's,
         // which this effect holds for the call (`withUnretainedCopy`).
-        if listener.isActive.load(ordering: .relaxed) { box.withUnretainedCopy { listener.body($0) } }
+        if listener.isActive.load(ordering: .relaxed) { box.withUnretainedCopy { listener.body.call($0) } }
       }
     }
   }

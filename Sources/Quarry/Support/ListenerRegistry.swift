@@ -6,7 +6,9 @@ import Synchronization
 /// `notify(_:via:)` records one effect per listener, so listeners run after the engine lock is
 /// released, in order; a listener removed before its call runs is not called (nothing arrives
 /// after an unsubscribe returns).
-struct ListenerRegistry<Value> {
+struct Listeners<Body: ListenerBody> {
+  typealias Value = Body.Value
+
   /// The listener while there is exactly one (most observers have one subscriber): it needs no
   /// array. An array's first append allocated its buffer and went through the standard
   /// library's growth path, about 390 instructions per subscription.
@@ -34,14 +36,14 @@ struct ListenerRegistry<Value> {
 
   /// `inline`: an engine-internal listener (a `QueriesObserver` watching its observers), called
   /// at once under the lock by `notify(_:via:)`, where TanStack calls it.
-  mutating func add(_ body: @escaping (Value) -> Void, inline: Bool = false) -> UInt64 {
+  mutating func add(_ body: Body, inline: Bool = false) -> UInt64 {
     _ = append(body, inline: inline)
     return nextID
   }
 
   /// Adds a listener and returns a handle for its unsubscribe function, which holds `owner`
   /// (the registry's owner) until the listener is removed.
-  mutating func add(_ body: @escaping (Value) -> Void, owner: AnyObject, lock: EngineLock) -> ListenerHandle {
+  mutating func add(_ body: Body, owner: AnyObject, lock: EngineLock) -> ListenerHandle {
     let listener = append(body, inline: false)
     let handle = ListenerHandle(id: nextID, owner: owner, lock: lock)
     listener.handle = handle
@@ -49,7 +51,7 @@ struct ListenerRegistry<Value> {
   }
 
   /// Makes the next listener and adds it last.
-  private mutating func append(_ body: @escaping (Value) -> Void, inline: Bool) -> Listener {
+  private mutating func append(_ body: Body, inline: Bool) -> Listener {
     nextID += 1
     if inline { inlineCount += 1 }
     let listener = Listener(id: nextID, body: body, isInline: inline)
@@ -109,10 +111,10 @@ struct ListenerRegistry<Value> {
   /// Calls every listener now (engine-internal listeners only).
   func notify(_ value: Value) {
     if let single {
-      single.body(value)
+      single.body.call(value)
       return
     }
-    for entry in entries { entry.body(value) }
+    for entry in entries { entry.body.call(value) }
   }
 
   /// Records a call of every listener with `value`, performed after the lock is released.
@@ -128,10 +130,10 @@ struct ListenerRegistry<Value> {
   @inline(__always)
   private func record(_ entry: Listener, _ value: Value, via lock: EngineLock) {
     if entry.isInline {
-      entry.body(value)
+      entry.body.call(value)
       return
     }
-    lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body(value) } }
+    lock.record(.listener) { if entry.isActive.load(ordering: .relaxed) { entry.body.call(value) } }
   }
 
   /// One subscription.
@@ -139,13 +141,13 @@ struct ListenerRegistry<Value> {
     // Safe: `id` and `body` are immutable; `isActive` is atomic; `handle` is read and written
     // only under the lock that guards the registry.
     let id: UInt64
-    let body: (Value) -> Void
+    let body: Body
     let isInline: Bool
     let isActive = Atomic<Bool>(true)
     /// The unsubscribe function's handle, while the listener is registered.
     /// `@exclusivity(unchecked)`: single accesses under the registry's lock, running no user code.
     @exclusivity(unchecked) var handle: ListenerHandle?
-    init(id: UInt64, body: @escaping (Value) -> Void, isInline: Bool) {
+    init(id: UInt64, body: Body, isInline: Bool) {
       self.id = id
       self.body = body
       self.isInline = isInline
@@ -183,7 +185,7 @@ final class ListenerHandle: @unchecked Sendable {
   }
 }
 
-extension ListenerRegistry where Value == QueryObserverResult {
+extension Listeners where Body == ObserverResultListener {
   /// ``notify(_:via:)`` with the result on the heap: each recorded call is the listener and a
   /// reference to the box (``EngineLock/recordResult(_:for:)``), not a closure holding a copy.
   func notify(_ box: QueryObserverResultBox, via lock: EngineLock) {
@@ -193,13 +195,13 @@ extension ListenerRegistry where Value == QueryObserverResult {
     }
     if let single {
       // An inline listener (the only one).
-      single.body(box.result)
+      single.body.call(box.result)
       return
     }
     // In order: an inline listener's own recorded calls land between the ones around it.
     for entry in entries {
       if entry.isInline {
-        entry.body(box.result)
+        entry.body.call(box.result)
       } else {
         lock.recordResult(box, for: entry)
       }
@@ -214,5 +216,46 @@ extension ListenerRegistry where Value == QueryObserverResult {
       return
     }
     lock.recordResult(box, for: entries)
+  }
+}
+
+/// What a listener calls with each value. A registry keeps its listeners' bodies in a concrete
+/// struct, not as a function of its generic `Value`: a function stored in a generic class is
+/// kept at the most general abstraction, so an observer's listener was wrapped in a
+/// reabstraction thunk (one allocation per subscription, about 210 instructions, and the thunk's
+/// call on every listener call). ``ObserverResultListener`` is that struct for an observer's
+/// results; the other registries keep a ``ListenerFunction``.
+protocol ListenerBody {
+  associatedtype Value
+  func call(_ value: Value)
+}
+
+/// A listener of any value type (the registries off the hot paths).
+struct ListenerFunction<Value>: ListenerBody {
+  let function: (Value) -> Void
+  init(_ function: @escaping (Value) -> Void) { self.function = function }
+  func call(_ value: Value) { function(value) }
+}
+
+/// An observer's listener of its results, kept as the function it was given.
+struct ObserverResultListener: ListenerBody {
+  let function: (QueryObserverResult) -> Void
+  init(_ function: @escaping (QueryObserverResult) -> Void) { self.function = function }
+  @inline(__always)
+  func call(_ value: QueryObserverResult) { function(value) }
+}
+
+/// The registries whose listeners are functions of their value.
+typealias ListenerRegistry<Value> = Listeners<ListenerFunction<Value>>
+
+extension Listeners {
+  /// Adds a function as a listener (see ``add(_:inline:)``).
+  mutating func add<V>(_ function: @escaping (V) -> Void, inline: Bool = false) -> UInt64 where Body == ListenerFunction<V> {
+    add(ListenerFunction(function), inline: inline)
+  }
+
+  /// Adds a function as a listener with an unsubscribe handle (see ``add(_:owner:lock:)``).
+  mutating func add<V>(_ function: @escaping (V) -> Void, owner: AnyObject, lock: EngineLock) -> ListenerHandle where Body == ListenerFunction<V> {
+    add(ListenerFunction(function), owner: owner, lock: lock)
   }
 }
