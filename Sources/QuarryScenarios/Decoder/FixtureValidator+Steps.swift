@@ -2,8 +2,8 @@ import Quarry
 /// Steps: one operation member, `at`, `as`, and the operation's arguments.
 extension FixtureValidator {
   /// Decodes step `index`, advancing `lastAt` to its time.
-  mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int, within tick: String? = nil) throws(FixtureError) -> Step {
-    let path = tick ?? JSONPath.element("steps", index)
+  mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int, within tick: FixturePath? = nil) throws(FixtureError) -> Step {
+    let path = tick ?? FixturePath("steps").element(index)
     let members = try object(value, path, "a step object with one operation member")
     let operations = FixtureVocabulary.operations
     var found: [String] = []
@@ -19,7 +19,7 @@ extension FixtureValidator {
     } else {
       for key in FixtureValidator.sortedNames(members.keys) where key != "at" && key != "as" {
         guard OperationSpec.all[key] != nil else {
-          throw fail(JSONPath.member(path, key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
+          throw fail(path.member(key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
         }
         found.append(key)
       }
@@ -30,13 +30,13 @@ extension FixtureValidator {
     }
 
     if tick != nil, members["at"] != nil {
-      throw fail(JSONPath.member(path, "at"), "no \"at\" inside a tick: its operations run at the tick step's time")
+      throw fail(path.member("at"), "no \"at\" inside a tick: its operations run at the tick step's time")
     }
     var at: Int?
     if let atValue = members["at"] {
-      let time = try integer(atValue, min: 0, JSONPath.member(path, "at"))
+      let time = try integer(atValue, min: 0, path.member("at"))
       guard time >= lastAt else {
-        throw fail(JSONPath.member(path, "at"), "expected a time ≥ \(lastAt) (time never goes back), found \(time)")
+        throw fail(path.member("at"), "expected a time ≥ \(lastAt) (time never goes back), found \(time)")
       }
       at = time
       lastAt = time
@@ -44,7 +44,7 @@ extension FixtureValidator {
 
     var handle: String?
     if let handleValue = members["as"] {
-      let handlePath = JSONPath.member(path, "as")
+      let handlePath = path.member("as")
       guard case .string(let name) = handleValue, !name.isEmpty else {
         throw fail(handlePath, "expected a non-empty handle name, found \(self.found(handleValue))")
       }
@@ -55,7 +55,7 @@ extension FixtureValidator {
       handle = name
     }
 
-    let argumentsPath = JSONPath.member(path, operation)
+    let argumentsPath = path.member(operation)
     let arguments = members[operation]!
     if case .substeps = spec.shape {
       guard tick == nil else { throw fail(argumentsPath, "no \(operation) inside a tick or a cache subscriber") }
@@ -64,25 +64,25 @@ extension FixtureValidator {
       if operation == "subscribeCache" {
         try checkCacheSubscriber(arguments, argumentsPath)
         list = arguments["then"] ?? .null
-        listPath = JSONPath.member(argumentsPath, "then")
+        listPath = argumentsPath.member("then")
       }
       guard case .array(let items) = list, !items.isEmpty else {
         throw fail(listPath, "expected a non-empty array of steps (each one operation and an optional \"as\")")
       }
       var substeps: [Step] = []
       for (i, item) in items.enumerated() {
-        substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: JSONPath.element(listPath, i)))
+        substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: listPath.element(i)))
       }
-      return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: path)
+      return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: path.text)
     }
     _ = try object(arguments, argumentsPath, "an object of arguments")
     try checkArguments(arguments, spec: spec, operation: operation, step: index, argumentsPath)
     if let handle { handles[handle] = Handle(step: index, operation: operation, records: spec.records) }
-    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle, location: path)
+    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle, location: path.text)
   }
 
   /// Checks an operation's arguments against its spec and declares new observers.
-  mutating func checkArguments(_ value: JSONValue, spec: OperationSpec, operation: String, step: Int, _ path: String) throws(FixtureError) {
+  mutating func checkArguments(_ value: JSONValue, spec: OperationSpec, operation: String, step: Int, _ path: FixturePath) throws(FixtureError) {
     switch spec.shape {
     case .substeps:
       return  // decoded by `decodeStep`
@@ -96,7 +96,7 @@ extension FixtureValidator {
       if !members.keys.allSatisfy(names.contains) {
         for key in FixtureValidator.sortedNames(members.keys) where !names.contains(key) {
           let takes = names.isEmpty ? "no arguments ({})" : list(names)
-          throw fail(JSONPath.member(path, key), "unknown argument \(list([key])); \(operation) takes \(takes)")
+          throw fail(path.member(key), "unknown argument \(list([key])); \(operation) takes \(takes)")
         }
       }
       for group in spec.exactlyOne {
@@ -109,10 +109,10 @@ extension FixtureValidator {
       var declaredMutationObserver = false
       for argument in arguments {
         guard let member = members[argument.name] else {
-          if argument.required { throw fail(JSONPath.member(path, argument.name), "missing; \(operation) needs \(list([argument.name]))") }
+          if argument.required { throw fail(path.member(argument.name), "missing; \(operation) needs \(list([argument.name]))") }
           continue
         }
-        let argumentPath = JSONPath.member(path, argument.name)
+        let argumentPath = path.member(argument.name)
         switch argument.kind {
         case .value(let rule):
           try check(member, rule, argumentPath)
@@ -123,7 +123,7 @@ extension FixtureValidator {
         case .flags(let flags):
           let options = try object(member, argumentPath, "an object of options")
           try onlyMembers(options, flags, argumentPath, "option")
-          for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, .bool, JSONPath.member(argumentPath, key)) }
+          for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, .bool, argumentPath.member(key)) }
         case .declareObserver:
           guard case .string(let name) = member, !name.isEmpty else {
             throw fail(argumentPath, "expected a non-empty observer name, found \(found(member))")
@@ -156,7 +156,7 @@ extension FixtureValidator {
           guard members["observer"] != nil else { throw fail(argumentPath, "per-call callbacks need an \"observer\"") }
           let callbacks = try object(member, argumentPath, "an object of per-call callbacks")
           try onlyMembers(callbacks, FixtureVocabulary.mutateOptions, argumentPath, "per-call callback")
-          for key in FixtureValidator.sortedNames(callbacks.keys) { try checkCallbackName(callbacks[key]!, JSONPath.member(argumentPath, key)) }
+          for key in FixtureValidator.sortedNames(callbacks.keys) { try checkCallbackName(callbacks[key]!, argumentPath.member(key)) }
         case .observerOptions:
           if case .string(let name)? = members["observer"], mutationObservers.contains(name) {
             try checkMutationOptions(member, argumentPath)
@@ -177,30 +177,30 @@ extension FixtureValidator {
   }
 
   /// Checks `subscribeCache`'s `when` and `times` (its `then` steps are decoded as steps).
-  func checkCacheSubscriber(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkCacheSubscriber(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let members = try object(value, path, #"{"when": {...}, "then": [steps], "times": n}"#)
     try onlyMembers(members, ["when", "then", "times"], path, "subscribeCache member")
-    let whenPath = JSONPath.member(path, "when")
+    let whenPath = path.member("when")
     guard let whenValue = members["when"] else { throw fail(whenPath, "missing; expected {\"type\": event type, ...}") }
     let when = try object(whenValue, whenPath, "an object: type, action, queryKey")
     try onlyMembers(when, ["type", "action", "queryKey"], whenPath, "event filter")
     let types = ["added", "removed", "updated", "observerAdded", "observerRemoved", "observerResultsUpdated", "observerOptionsUpdated"]
     guard case .string(let type)? = when["type"], types.contains(type) else {
-      throw fail(JSONPath.member(whenPath, "type"), "expected a cache event type: \(types.joined(separator: ", "))")
+      throw fail(whenPath.member("type"), "expected a cache event type: \(types.joined(separator: ", "))")
     }
-    if let action = when["action"] { try check(action, .string, JSONPath.member(whenPath, "action")) }
-    if let key = when["queryKey"] { try check(key, .queryKey, JSONPath.member(whenPath, "queryKey")) }
-    if let times = members["times"] { _ = try integer(times, min: 1, JSONPath.member(path, "times")) }
+    if let action = when["action"] { try check(action, .string, whenPath.member("action")) }
+    if let key = when["queryKey"] { try check(key, .queryKey, whenPath.member("queryKey")) }
+    if let times = members["times"] { _ = try integer(times, min: 1, path.member("times")) }
   }
 
   /// Checks a reference to an observer declared by an earlier `observe` or `createObserver`.
-  func checkObserver(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkObserver(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     guard case .string(let name) = value else { throw fail(path, "expected an observer name, found \(found(value))") }
     try checkObserverName(name, path)
   }
 
   /// Checks that `name` is an observer declared earlier.
-  func checkObserverName(_ name: String, _ path: String) throws(FixtureError) {
+  func checkObserverName(_ name: String, _ path: FixturePath) throws(FixtureError) {
     guard observers[name] != nil else {
       let declared = observers.isEmpty ? "none is declared yet" : "declared: \(FixtureValidator.sortedNames(observers.keys).joined(separator: ", "))"
       throw fail(path, "expected an observer declared by an earlier observe or createObserver, found \(list([name])) (\(declared))")

@@ -18,8 +18,8 @@ struct FixtureValidator {
   init(file: String) { self.file = file }
 
   /// An error at `path`.
-  func fail(_ path: String, _ expected: String) -> FixtureError {
-    FixtureError(file: file, path: path, expected: expected)
+  func fail(_ path: FixturePath, _ expected: String) -> FixtureError {
+    FixtureError(file: file, path: path.text, expected: expected)
   }
 
   /// A short rendering of a value for "found …".
@@ -35,17 +35,17 @@ struct FixtureValidator {
   }
 
   /// The value as an object, or an error at `path`.
-  func object(_ value: JSONValue, _ path: String, _ what: String) throws(FixtureError) -> [String: JSONValue] {
+  func object(_ value: JSONValue, _ path: FixturePath, _ what: String) throws(FixtureError) -> [String: JSONValue] {
     guard case .object(let members) = value else { throw fail(path, "expected \(what), found \(found(value))") }
     return members
   }
 
   /// Rejects members not in `allowed`, naming the allowed ones.
-  func onlyMembers(_ members: [String: JSONValue], _ allowed: [String], _ path: String, _ what: String) throws(FixtureError) {
+  func onlyMembers(_ members: [String: JSONValue], _ allowed: [String], _ path: FixturePath, _ what: String) throws(FixtureError) {
     // Members all allowed: nothing to name, so no need of the sorted order that picks the first.
     if members.keys.allSatisfy({ allowed.contains($0) }) { return }
     for key in FixtureValidator.sortedNames(members.keys) where !allowed.contains(key) {
-      throw fail(JSONPath.member(path, key), "unknown \(what) \(list([key])); allowed: \(allowed.joined(separator: ", "))")
+      throw fail(path.member(key), "unknown \(what) \(list([key])); allowed: \(allowed.joined(separator: ", "))")
     }
   }
 
@@ -56,7 +56,7 @@ struct FixtureValidator {
   }
 
   /// A whole number at least `min`, or an error.
-  func integer(_ value: JSONValue, min: Int, _ path: String) throws(FixtureError) -> Int {
+  func integer(_ value: JSONValue, min: Int, _ path: FixturePath) throws(FixtureError) -> Int {
     guard let n = FixtureValidator.integer(value), n >= min else {
       throw fail(path, "expected \(ValueRule.integer(min: min).description), found \(found(value))")
     }
