@@ -3,7 +3,9 @@ import Quarry
 extension FixtureValidator {
   /// Decodes step `index`, advancing `lastAt` to its time.
   mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int, within tick: FixturePath? = nil) throws(FixtureError) -> Step {
-    let path = tick ?? FixturePath("steps").element(index)
+    // A step keeps its place as text (`Step.location`): a top-level step's is written directly.
+    let location = tick?.text ?? JSONPath.element("steps", index)
+    let path = tick ?? FixturePath(location)
     let members = try object(value, path, "a step object with one operation member")
     let operations = FixtureVocabulary.operations
     var found: [String] = []
@@ -73,12 +75,12 @@ extension FixtureValidator {
       for (i, item) in items.enumerated() {
         substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: listPath.element(i)))
       }
-      return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: path.text)
+      return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: location)
     }
     _ = try object(arguments, argumentsPath, "an object of arguments")
     try checkArguments(arguments, spec: spec, operation: operation, step: index, argumentsPath)
     if let handle { handles[handle] = Handle(step: index, operation: operation, records: spec.records) }
-    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle, location: path.text)
+    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle, location: location)
   }
 
   /// Checks an operation's arguments against its spec and declares new observers.
