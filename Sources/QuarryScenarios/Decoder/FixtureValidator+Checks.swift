@@ -5,9 +5,8 @@ extension FixtureValidator {
   func checkExpectations(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let checks = try object(value, path, "an object of checks")
     try onlyMembers(checks, FixtureVocabulary.checks, path, "check")
-    for key in FixtureValidator.sortedNames(checks.keys) {
+    try forEachMember(checks) { key, checkValue throws(FixtureError) in
       let checkPath = path.member(key)
-      let checkValue = checks[key]!
       switch key {
       case "calls":
         let calls = try object(checkValue, checkPath, "an object mapping function names to call counts")
@@ -33,7 +32,7 @@ extension FixtureValidator {
           let fields = try object(results[name]!, observerPath, "an object of result fields")
           let allowed = mutationObservers.contains(name) ? FixtureVocabulary.mutationResultFields : FixtureVocabulary.resultFields
           try onlyMembers(fields, allowed, observerPath, "result field")
-          for field in FixtureValidator.sortedNames(fields.keys) { try checkData(fields[field]!, observerPath.member(field)) }
+          try forEachMember(fields) { field, value throws(FixtureError) in try checkData(value, observerPath.member(field)) }
         }
       case "received":
         let lists = try object(checkValue, checkPath, "an object mapping observer names to lists of result fields")
@@ -47,7 +46,7 @@ extension FixtureValidator {
             let itemPath = observerPath.element(index)
             let fields = try object(item, itemPath, "an object of result fields")
             try onlyMembers(fields, FixtureVocabulary.resultFields, itemPath, "result field")
-            for field in FixtureValidator.sortedNames(fields.keys) { try checkData(fields[field]!, itemPath.member(field)) }
+            try forEachMember(fields) { field, value throws(FixtureError) in try checkData(value, itemPath.member(field)) }
           }
         }
       case "notifications":
@@ -144,8 +143,9 @@ extension FixtureValidator {
       guard case .bool(let flag) = exists else { throw fail(existsPath, "expected true or false, found \(found(exists))") }
       if !flag, fields.count > 2 { throw fail(existsPath, "no other fields with \"exists\": false") }
     }
-    for field in FixtureValidator.sortedNames(fields.keys) where field != "mutationId" && field != "exists" {
-      try checkData(fields[field]!, path.member(field))
+    try forEachMember(fields) { field, value throws(FixtureError) in
+      guard field != "mutationId", field != "exists" else { return }
+      try checkData(value, path.member(field))
     }
   }
 
@@ -160,8 +160,9 @@ extension FixtureValidator {
       guard case .bool(let flag) = exists else { throw fail(existsPath, "expected true or false, found \(found(exists))") }
       if !flag, fields.count > 2 { throw fail(existsPath, "no other fields with \"exists\": false") }
     }
-    for field in FixtureValidator.sortedNames(fields.keys) where field != "queryKey" && field != "exists" {
-      try checkData(fields[field]!, path.member(field))
+    try forEachMember(fields) { field, value throws(FixtureError) in
+      guard field != "queryKey", field != "exists" else { return }
+      try checkData(value, path.member(field))
     }
   }
 

@@ -89,9 +89,8 @@ extension FixtureValidator {
   func checkMutationOptions(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let options = try object(value, path, "an object of mutation options")
     try onlyMembers(options, FixtureVocabulary.mutationOptions, path, "mutation option")
-    for key in FixtureValidator.sortedNames(options.keys) {
+    try forEachMember(options) { key, member throws(FixtureError) in
       let memberPath = path.member(key)
-      let member = options[key]!
       switch key {
       case "mutationFn":
         guard case .string(let name) = member, functionNames.contains(name) else {
@@ -249,9 +248,9 @@ extension FixtureValidator {
     if requireKey, options["queryKey"] == nil {
       throw fail(path.member("queryKey"), "missing; expected a query key (an array)")
     }
-    for key in FixtureValidator.sortedNames(options.keys) {
+    try forEachMember(options) { key, option throws(FixtureError) in
       let rule = OperationSpec.queryOptionRules[key] ?? extra[key] ?? .data
-      try check(options[key]!, rule, path.member(key))
+      try check(option, rule, path.member(key))
     }
   }
 
@@ -260,8 +259,8 @@ extension FixtureValidator {
     let filters = try object(value, path, "an object of query filters")
     let allowed = FixtureVocabulary.filterMembers + (refetchType ? ["refetchType"] : [])
     try onlyMembers(filters, allowed, path, "filter")
-    for key in FixtureValidator.sortedNames(filters.keys) {
-      try check(filters[key]!, OperationSpec.filterRules[key] ?? .data, path.member(key))
+    try forEachMember(filters) { key, filter throws(FixtureError) in
+      try check(filter, OperationSpec.filterRules[key] ?? .data, path.member(key))
     }
   }
 }

@@ -125,7 +125,7 @@ extension FixtureValidator {
         case .flags(let flags):
           let options = try object(member, argumentPath, "an object of options")
           try onlyMembers(options, flags, argumentPath, "option")
-          for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, .bool, argumentPath.member(key)) }
+          try forEachMember(options) { key, flag throws(FixtureError) in try check(flag, .bool, argumentPath.member(key)) }
         case .declareObserver:
           guard case .string(let name) = member, !name.isEmpty else {
             throw fail(argumentPath, "expected a non-empty observer name, found \(found(member))")
