@@ -135,7 +135,7 @@ extension FixtureValidator {
   /// Checks one `mutation` check: `{mutationId, ...state fields}` or `{mutationId, "exists": false}`.
   func checkMutationCheck(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let fields = try object(value, path, "a mutation check object with \"mutationId\"")
-    try onlyMembers(fields, ["mutationId", "exists"] + FixtureVocabulary.mutationStateFields, path, "mutation check field")
+    try onlyMembers(fields, FixtureValidator.mutationCheckMembers, path, "mutation check field")
     guard let id = fields["mutationId"] else { throw fail(path.member("mutationId"), "missing; expected a mutation id (1, 2, ...)") }
     _ = try integer(id, min: 1, path.member("mutationId"))
     if let exists = fields["exists"] {
@@ -152,7 +152,7 @@ extension FixtureValidator {
   /// Checks one `query` check: `{queryKey, ...state fields}` or `{queryKey, "exists": false}`.
   func checkQueryCheck(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let fields = try object(value, path, "a query check object with \"queryKey\"")
-    try onlyMembers(fields, ["queryKey", "exists"] + FixtureVocabulary.queryStateFields, path, "query check field")
+    try onlyMembers(fields, FixtureValidator.queryCheckMembers, path, "query check field")
     guard let key = fields["queryKey"] else { throw fail(path.member("queryKey"), "missing; expected a query key (an array)") }
     try check(key, .queryKey, path.member("queryKey"))
     if let exists = fields["exists"] {

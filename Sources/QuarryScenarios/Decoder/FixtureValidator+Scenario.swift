@@ -243,7 +243,7 @@ extension FixtureValidator {
   /// Checks a query options object.
   func checkQueryOptions(_ value: JSONValue, _ path: FixturePath, requireKey: Bool, extra: [String: ValueRule] = [:]) throws(FixtureError) {
     let options = try object(value, path, "an object of query options")
-    let allowed = FixtureVocabulary.queryOptions + FixtureValidator.sortedNames(extra.keys)
+    let allowed = extra.isEmpty ? FixtureVocabulary.queryOptions : FixtureVocabulary.queryOptions + FixtureValidator.sortedNames(extra.keys)
     try onlyMembers(options, allowed, path, "query option")
     if requireKey, options["queryKey"] == nil {
       throw fail(path.member("queryKey"), "missing; expected a query key (an array)")
@@ -257,7 +257,7 @@ extension FixtureValidator {
   /// Checks a query filters object.
   func checkFilters(_ value: JSONValue, _ path: FixturePath, refetchType: Bool) throws(FixtureError) {
     let filters = try object(value, path, "an object of query filters")
-    let allowed = FixtureVocabulary.filterMembers + (refetchType ? ["refetchType"] : [])
+    let allowed = refetchType ? FixtureValidator.refetchFilterMembers : FixtureVocabulary.filterMembers
     try onlyMembers(filters, allowed, path, "filter")
     try forEachMember(filters) { key, filter throws(FixtureError) in
       try check(filter, OperationSpec.filterRules[key] ?? .data, path.member(key))

@@ -43,11 +43,26 @@ struct FixtureValidator {
   /// Rejects members not in `allowed`, naming the allowed ones.
   func onlyMembers(_ members: [String: JSONValue], _ allowed: [String], _ path: FixturePath, _ what: String) throws(FixtureError) {
     // Members all allowed: nothing to name, so no need of the sorted order that picks the first.
-    if members.keys.allSatisfy({ allowed.contains($0) }) { return }
+    if members.keys.allSatisfy({ FixtureValidator.isCertainlyListed($0, in: allowed) }) { return }
     for key in FixtureValidator.sortedNames(members.keys) where !allowed.contains(key) {
       throw fail(path.member(key), "unknown \(what) \(list([key])); allowed: \(allowed.joined(separator: ", "))")
     }
   }
+
+  /// Whether `names` certainly holds `name`: `contains`, comparing UTF-8 lengths first (most
+  /// allowed names differ from a member's in length, and `==` of two different strings costs a
+  /// comparison call). Names of different lengths can still be equal (the Kelvin sign is
+  /// canonically `K`), so `false` is only a maybe, which `onlyMembers` asks `contains` about.
+  static func isCertainlyListed(_ name: String, in names: [String]) -> Bool {
+    let count = name.utf8.count
+    return names.contains { $0.utf8.count == count && $0 == name }
+  }
+
+  /// The members a `query` check takes, and a `mutation` check's.
+  static let queryCheckMembers = ["queryKey", "exists"] + FixtureVocabulary.queryStateFields
+  static let mutationCheckMembers = ["mutationId", "exists"] + FixtureVocabulary.mutationStateFields
+  /// The members of query filters that take `refetchType`.
+  static let refetchFilterMembers = FixtureVocabulary.filterMembers + ["refetchType"]
 
   /// The value as a whole number within `Int`, or `nil`.
   static func integer(_ value: JSONValue) -> Int? {
