@@ -69,4 +69,32 @@ import Testing
     #expect(FixtureValidator.mutationCheckMembers == ["mutationId", "exists"] + FixtureVocabulary.mutationStateFields)
     #expect(FixtureValidator.refetchFilterMembers == FixtureVocabulary.filterMembers + ["refetchType"])
   }
+
+  /// A step's "at", "as" and operation, found in one walk over its members.
+  @Test func aStepsMembersAreFoundInOneWalk() throws {
+    let text = BrokenFixture.with(steps: #"[{"as":"a","fetchQuery":{"queryKey":["k"],"queryFn":"todos"},"at":5},{"at":7,"clear":{}},{"tick":[{"as":"b","fetchQuery":{"queryKey":["k"],"queryFn":"todos"}}]}]"#)
+    let scenario = try FixtureDecoder.decode(text: text, file: "dedup-001.json")
+    #expect(scenario.steps.map(\.operation) == ["fetchQuery", "clear", "tick"])
+    #expect(scenario.steps.map(\.at) == [5, 7, nil])
+    #expect(scenario.steps[0].handle == "a")
+    #expect(scenario.steps[0].arguments == ["queryKey": ["k"], "queryFn": "todos"])
+    #expect(scenario.steps[2].substeps.first?.operation == "fetchQuery")
+    for (steps, path, expected) in [
+      (#"[{"at":1,"zz":{},"yy":{}}]"#, "steps[0].yy", "unknown operation \"yy\""),
+      (#"[{"at":1,"as":"x"}]"#, "steps[0]", "expected one operation member"),
+      (#"[{"clear":{},"reset":{}}]"#, "steps[0]", "expected exactly one operation member, found \"clear\", \"reset\""),
+      (#"[{"at":3,"clear":{}},{"at":2,"clear":{}}]"#, "steps[1].at", "expected a time ≥ 3"),
+      (#"[{"tick":[{"at":1,"clear":{}}]}]"#, "steps[0].tick[0].at", "no \"at\" inside a tick"),
+      (#"[{"as":"h","clear":{}}]"#, "steps[0].as", "no \"as\": clear records nothing"),
+    ] {
+      do {
+        _ = try FixtureDecoder.decode(text: BrokenFixture.with(steps: steps), file: "dedup-001.json")
+        Issue.record("accepted: \(steps)")
+      } catch {
+        #expect(error.path == path)
+        #expect(error.expected.contains(expected), "\(error.expected)")
+      }
+    }
+  }
 }
+

@@ -8,34 +8,47 @@ extension FixtureValidator {
     let path = tick ?? FixturePath(location)
     let members = try object(value, path, "a step object with one operation member")
     let operations = FixtureVocabulary.operations
-    var found: [String] = []
-    // The usual step: one known operation besides "at" and "as", found without sorting.
-    var only: String?
+    // One walk over the members finds "at", "as" and, in the usual step, its one known operation
+    // with its arguments: no sorting, and no name looked up again.
+    var atValue: JSONValue?
+    var handleValue: JSONValue?
+    var only: (name: String, arguments: JSONValue)?
     var others = 0
-    for key in members.keys where key != "at" && key != "as" {
-      only = key
-      others += 1
+    for (key, member) in members {
+      if key == "at" {
+        atValue = member
+      } else if key == "as" {
+        handleValue = member
+      } else {
+        only = (key, member)
+        others += 1
+      }
     }
-    if others == 1, let only, OperationSpec.all[only] != nil {
-      found = [only]
+    let operation: String
+    let spec: OperationSpec
+    let arguments: JSONValue
+    if others == 1, let only, let known = OperationSpec.all[only.name] {
+      (operation, spec, arguments) = (only.name, known, only.arguments)
     } else {
+      var found: [String] = []
       for key in FixtureValidator.sortedNames(members.keys) where key != "at" && key != "as" {
         guard OperationSpec.all[key] != nil else {
           throw fail(path.member(key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
         }
         found.append(key)
       }
-    }
-    guard found.count == 1, let operation = found.first, let spec = OperationSpec.all[operation] else {
-      if found.isEmpty { throw fail(path, "expected one operation member: \(operations.joined(separator: ", "))") }
-      throw fail(path, "expected exactly one operation member, found \(list(found))")
+      guard found.count == 1, let name = found.first, let known = OperationSpec.all[name] else {
+        if found.isEmpty { throw fail(path, "expected one operation member: \(operations.joined(separator: ", "))") }
+        throw fail(path, "expected exactly one operation member, found \(list(found))")
+      }
+      (operation, spec, arguments) = (name, known, members[name]!)
     }
 
-    if tick != nil, members["at"] != nil {
+    if tick != nil, atValue != nil {
       throw fail(path.member("at"), "no \"at\" inside a tick: its operations run at the tick step's time")
     }
     var at: Int?
-    if let atValue = members["at"] {
+    if let atValue {
       let time = try integer(atValue, min: 0, path.member("at"))
       guard time >= lastAt else {
         throw fail(path.member("at"), "expected a time ≥ \(lastAt) (time never goes back), found \(time)")
@@ -45,7 +58,7 @@ extension FixtureValidator {
     }
 
     var handle: String?
-    if let handleValue = members["as"] {
+    if let handleValue {
       let handlePath = path.member("as")
       guard case .string(let name) = handleValue, !name.isEmpty else {
         throw fail(handlePath, "expected a non-empty handle name, found \(self.found(handleValue))")
@@ -58,7 +71,6 @@ extension FixtureValidator {
     }
 
     let argumentsPath = path.member(operation)
-    let arguments = members[operation]!
     if case .substeps = spec.shape {
       guard tick == nil else { throw fail(argumentsPath, "no \(operation) inside a tick or a cache subscriber") }
       var list = arguments
