@@ -5,18 +5,18 @@ extension FixtureValidator {
   static let combineRecipes = ["pluckAll", "const", "length", "countCalls"]
 
   /// Checks `queries` (an array of query options) or a queries observer's `options`.
-  func checkPagedArgument(_ value: JSONValue, _ kind: OperationSpec.Argument.Kind, _ path: String) throws(FixtureError) {
+  func checkPagedArgument(_ value: JSONValue, _ kind: OperationSpec.Argument.Kind, _ path: FixturePath) throws(FixtureError) {
     if case .queryOptionsList = kind {
       guard case .array(let items) = value else { throw fail(path, "expected an array of query options, found \(found(value))") }
       for (index, item) in items.enumerated() {
-        try checkQueryOptions(item, JSONPath.element(path, index), requireKey: true)
+        try checkQueryOptions(item, path.element(index), requireKey: true)
       }
       return
     }
     let options = try object(value, path, "an object of queries-observer options")
     try onlyMembers(options, ["combine"], path, "queries-observer option")
     if let combine = options["combine"] {
-      try check(combine, .oneOf([.recipes(FixtureValidator.combineRecipes), .undefined]), JSONPath.member(path, "combine"))
+      try check(combine, .oneOf([.recipes(FixtureValidator.combineRecipes), .undefined]), path.member("combine"))
     }
   }
 }

@@ -3,8 +3,8 @@ import Quarry
 extension FixtureValidator {
   /// Validates a whole fixture and builds its scenario.
   mutating func scenario(from value: JSONValue) throws(FixtureError) -> Scenario {
-    let root = try object(value, JSONPath.root, "a JSON object (the fixture)")
-    try onlyMembers(root, FixtureVocabulary.topLevelMembers, JSONPath.root, "top-level member")
+    let root = try object(value, .root, "a JSON object (the fixture)")
+    try onlyMembers(root, FixtureVocabulary.topLevelMembers, .root, "top-level member")
 
     guard let format = root["format"] else { throw fail("format", "missing; expected 1") }
     guard format == .number(1) else { throw fail("format", "expected 1, found \(found(format))") }
@@ -62,36 +62,35 @@ extension FixtureValidator {
       let callbacks = try object(callbacksValue, "client.queryCache", "an object of QueryCache callbacks")
       try onlyMembers(callbacks, ["onSuccess", "onError", "onSettled"], "client.queryCache", "QueryCache callback")
       for key in FixtureValidator.sortedNames(callbacks.keys) where callbacks[key] != .bool(true) {
-        throw fail(JSONPath.member("client.queryCache", key), "expected true, found \(found(callbacks[key]!))")
+        throw fail(FixturePath("client.queryCache").member(key), "expected true, found \(found(callbacks[key]!))")
       }
     }
     if let cacheValue = client["mutationCache"] {
-      let cachePath = JSONPath.member("client", "mutationCache")
+      let cachePath = FixturePath("client").member("mutationCache")
       let hooks = try object(cacheValue, cachePath, "an object of mutation cache callbacks")
       try onlyMembers(hooks, FixtureVocabulary.mutationHooks, cachePath, "mutation cache callback")
-      for key in FixtureValidator.sortedNames(hooks.keys) { try checkCallbackName(hooks[key]!, JSONPath.member(cachePath, key)) }
+      for key in FixtureValidator.sortedNames(hooks.keys) { try checkCallbackName(hooks[key]!, cachePath.member(key)) }
     }
     guard let defaultsValue = client["defaultOptions"] else { return }
-    let path = "client.defaultOptions"
+    let path: FixturePath = "client.defaultOptions"
     let defaults = try object(defaultsValue, path, "an object with \"queries\", \"mutations\", \"dehydrate\" and/or \"hydrate\"")
     try onlyMembers(defaults, ["queries", "mutations", "dehydrate", "hydrate"], path, "defaultOptions member")
-    if let dehydrate = defaults["dehydrate"] { try checkHydrationArgument(dehydrate, .dehydrateOptions, JSONPath.member(path, "dehydrate")) }
-    if let hydrate = defaults["hydrate"] { try checkHydrationArgument(hydrate, .hydrateOptions, JSONPath.member(path, "hydrate")) }
+    if let dehydrate = defaults["dehydrate"] { try checkHydrationArgument(dehydrate, .dehydrateOptions, path.member("dehydrate")) }
+    if let hydrate = defaults["hydrate"] { try checkHydrationArgument(hydrate, .hydrateOptions, path.member("hydrate")) }
     if let queries = defaults["queries"] {
-      try checkQueryOptions(queries, JSONPath.member(path, "queries"), requireKey: false)
+      try checkQueryOptions(queries, path.member("queries"), requireKey: false)
     }
     if let mutations = defaults["mutations"] {
-      try checkMutationOptions(mutations, JSONPath.member(path, "mutations"))
+      try checkMutationOptions(mutations, path.member("mutations"))
     }
   }
 
   /// Checks a mutation options object.
-  func checkMutationOptions(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkMutationOptions(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let options = try object(value, path, "an object of mutation options")
     try onlyMembers(options, FixtureVocabulary.mutationOptions, path, "mutation option")
-    for key in FixtureValidator.sortedNames(options.keys) {
-      let memberPath = JSONPath.member(path, key)
-      let member = options[key]!
+    try forEachMember(options) { key, member throws(FixtureError) in
+      let memberPath = path.member(key)
       switch key {
       case "mutationFn":
         guard case .string(let name) = member, functionNames.contains(name) else {
@@ -102,7 +101,7 @@ extension FixtureValidator {
       case "scope":
         let scope = try object(member, memberPath, "a scope {\"id\": ...}")
         try onlyMembers(scope, ["id"], memberPath, "scope member")
-        guard case .string? = scope["id"] else { throw fail(JSONPath.member(memberPath, "id"), "expected a string") }
+        guard case .string? = scope["id"] else { throw fail(memberPath.member("id"), "expected a string") }
       default:
         try check(member, OperationSpec.mutationOptionRules[key] ?? .data, memberPath)
       }
@@ -110,18 +109,18 @@ extension FixtureValidator {
   }
 
   /// Checks a mutation filters object.
-  func checkMutationFilters(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkMutationFilters(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let filters = try object(value, path, "an object of mutation filters")
     try onlyMembers(filters, FixtureVocabulary.mutationFilterMembers, path, "mutation filter")
-    if let key = filters["mutationKey"] { try check(key, .queryKey, JSONPath.member(path, "mutationKey")) }
-    if let exact = filters["exact"] { try check(exact, .bool, JSONPath.member(path, "exact")) }
+    if let key = filters["mutationKey"] { try check(key, .queryKey, path.member("mutationKey")) }
+    if let exact = filters["exact"] { try check(exact, .bool, path.member("exact")) }
     if let status = filters["status"] {
-      try check(status, .oneOf([.literal("idle"), .literal("pending"), .literal("success"), .literal("error")]), JSONPath.member(path, "status"))
+      try check(status, .oneOf([.literal("idle"), .literal("pending"), .literal("success"), .literal("error")]), path.member("status"))
     }
   }
 
   /// Checks a reference to a callback declared in `callbacks`.
-  func checkCallbackName(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkCallbackName(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     guard case .string(let name) = value, callbackNames.contains(name) else {
       let declared = callbackNames.isEmpty ? "none are declared" : "declared: \(callbackNames.joined(separator: ", "))"
       throw fail(path, "expected a callback declared in \"callbacks\", found \(found(value)) (\(declared))")
@@ -132,29 +131,29 @@ extension FixtureValidator {
   mutating func decodeCallbacks(_ value: JSONValue) throws(FixtureError) -> [String: JSONValue] {
     let members = try object(value, "callbacks", "an object mapping callback names to scripted callbacks")
     for name in FixtureValidator.sortedNames(members.keys) {
-      let path = JSONPath.member("callbacks", name)
+      let path = FixturePath("callbacks").member(name)
       guard !name.isEmpty, !name.hasPrefix("$") else {
         throw fail(path, "expected a callback name that is not empty and does not start with '$'")
       }
       let spec = try object(members[name]!, path, "a scripted callback object")
       try onlyMembers(spec, FixtureVocabulary.callbackMembers, path, "callback member")
       if spec["return"] != nil, spec["throw"] != nil { throw fail(path, "expected at most one of \"return\" and \"throw\"") }
-      if let returned = spec["return"] { try checkData(returned, JSONPath.member(path, "return")) }
-      if let thrown = spec["throw"] { try check(thrown, .string, JSONPath.member(path, "throw")) }
-      if let async = spec["async"] { try check(async, .bool, JSONPath.member(path, "async")) }
+      if let returned = spec["return"] { try checkData(returned, path.member("return")) }
+      if let thrown = spec["throw"] { try check(thrown, .string, path.member("throw")) }
+      if let async = spec["async"] { try check(async, .bool, path.member("async")) }
       guard let ops = spec["do"] else { continue }
-      let opsPath = JSONPath.member(path, "do")
+      let opsPath = path.member("do")
       guard case .array(let items) = ops else { throw fail(opsPath, "expected an array of operations, found \(found(ops))") }
       for (index, item) in items.enumerated() {
-        let itemPath = JSONPath.element(opsPath, index)
+        let itemPath = opsPath.element(index)
         let op = try object(item, itemPath, "an operation object")
         let names = op.keys.filter { $0 != "await" && $0 != "as" }.sorted()
         guard names.count == 1, let opName = names.first, FixtureVocabulary.callbackOperations.contains(opName), let opSpec = OperationSpec.all[opName] else {
           throw fail(itemPath, "expected exactly one of \(FixtureVocabulary.callbackOperations.joined(separator: ", ")), plus \"await\" and \"as\"")
         }
-        if let awaitValue = op["await"] { try check(awaitValue, .bool, JSONPath.member(itemPath, "await")) }
-        if let asValue = op["as"] { try check(asValue, .string, JSONPath.member(itemPath, "as")) }
-        try checkArguments(op[opName]!, spec: opSpec, operation: opName, step: -1, JSONPath.member(itemPath, opName))
+        if let awaitValue = op["await"] { try check(awaitValue, .bool, itemPath.member("await")) }
+        if let asValue = op["as"] { try check(asValue, .string, itemPath.member("as")) }
+        try checkArguments(op[opName]!, spec: opSpec, operation: opName, step: -1, itemPath.member(opName))
       }
     }
     return members
@@ -165,7 +164,7 @@ extension FixtureValidator {
     let members = try object(value, "functions", "an object mapping function names to outcome lists")
     var functions: [String: [Outcome]] = [:]
     for name in FixtureValidator.sortedNames(members.keys) {
-      let path = JSONPath.member("functions", name)
+      let path = FixturePath("functions").member(name)
       guard !name.isEmpty, !name.hasPrefix("$") else {
         throw fail(path, "expected a function name that is not empty and does not start with '$'")
       }
@@ -174,7 +173,7 @@ extension FixtureValidator {
       }
       var outcomes: [Outcome] = []
       for (index, outcomeValue) in outcomeValues.enumerated() {
-        let outcomePath = JSONPath.element(path, index)
+        let outcomePath = path.element(index)
         if let previous = outcomes.last, previous.times == nil {
           throw fail(outcomePath, "no outcome after one used \"forever\" (it is never reached)")
         }
@@ -186,11 +185,11 @@ extension FixtureValidator {
   }
 
   /// Decodes one scripted outcome.
-  func decodeOutcome(_ value: JSONValue, _ path: String) throws(FixtureError) -> Outcome {
+  func decodeOutcome(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) -> Outcome {
     let members = try object(value, path, "an outcome object with \"return\" or \"throw\"")
     try onlyMembers(members, FixtureVocabulary.outcomeMembers, path, "outcome member")
     var after: Int?
-    if let afterValue = members["after"] { after = try integer(afterValue, min: 0, JSONPath.member(path, "after")) }
+    if let afterValue = members["after"] { after = try integer(afterValue, min: 0, path.member("after")) }
     let result: Outcome.Result
     let kinds = ["return", "throw", "reject", "throwSync"]
     let present = kinds.filter { members[$0] != nil }
@@ -200,31 +199,31 @@ extension FixtureValidator {
     switch kind {
     case "return":
       let rule = ValueRule.oneOf([.recipes(["queryKey", "pageParam", "callCount", "context", "variables"]), .data])
-      try check(given, rule, JSONPath.member(path, "return"))
+      try check(given, rule, path.member("return"))
       result = .value(given)
     case "reject":
-      try checkData(given, JSONPath.member(path, "reject"))
+      try checkData(given, path.member("reject"))
       result = .rejection(given)
     default:
       guard case .string(let message) = given else {
-        throw fail(JSONPath.member(path, kind), "expected an error message string, found \(found(given))")
+        throw fail(path.member(kind), "expected an error message string, found \(found(given))")
       }
       if kind == "throwSync", members["after"] != nil {
-        throw fail(JSONPath.member(path, "after"), "no \"after\" with \"throwSync\": it throws when called")
+        throw fail(path.member("after"), "no \"after\" with \"throwSync\": it throws when called")
       }
       result = kind == "throw" ? .error(message) : .syncError(message)
     }
     var readSignal = false
     if let signal = members["readSignal"] {
       guard case .bool(let flag) = signal else {
-        throw fail(JSONPath.member(path, "readSignal"), "expected true or false, found \(found(signal))")
+        throw fail(path.member("readSignal"), "expected true or false, found \(found(signal))")
       }
       readSignal = flag
     }
     var onAbort = false
     if let listens = members["onAbort"] {
       guard case .bool(let flag) = listens else {
-        throw fail(JSONPath.member(path, "onAbort"), "expected true or false, found \(found(listens))")
+        throw fail(path.member("onAbort"), "expected true or false, found \(found(listens))")
       }
       onAbort = flag
     }
@@ -235,33 +234,33 @@ extension FixtureValidator {
       } else if let n = FixtureValidator.integer(timesValue), n >= 1 {
         times = n
       } else {
-        throw fail(JSONPath.member(path, "times"), "expected a whole number ≥ 1 or \"forever\", found \(found(timesValue))")
+        throw fail(path.member("times"), "expected a whole number ≥ 1 or \"forever\", found \(found(timesValue))")
       }
     }
     return Outcome(after: after, result: result, readSignal: readSignal, times: times, onAbort: onAbort)
   }
 
   /// Checks a query options object.
-  func checkQueryOptions(_ value: JSONValue, _ path: String, requireKey: Bool, extra: [String: ValueRule] = [:]) throws(FixtureError) {
+  func checkQueryOptions(_ value: JSONValue, _ path: FixturePath, requireKey: Bool, extra: [String: ValueRule] = [:]) throws(FixtureError) {
     let options = try object(value, path, "an object of query options")
-    let allowed = FixtureVocabulary.queryOptions + FixtureValidator.sortedNames(extra.keys)
+    let allowed = extra.isEmpty ? FixtureVocabulary.queryOptions : FixtureVocabulary.queryOptions + FixtureValidator.sortedNames(extra.keys)
     try onlyMembers(options, allowed, path, "query option")
     if requireKey, options["queryKey"] == nil {
-      throw fail(JSONPath.member(path, "queryKey"), "missing; expected a query key (an array)")
+      throw fail(path.member("queryKey"), "missing; expected a query key (an array)")
     }
-    for key in FixtureValidator.sortedNames(options.keys) {
+    try forEachMember(options) { key, option throws(FixtureError) in
       let rule = OperationSpec.queryOptionRules[key] ?? extra[key] ?? .data
-      try check(options[key]!, rule, JSONPath.member(path, key))
+      try check(option, rule, path.member(key))
     }
   }
 
   /// Checks a query filters object.
-  func checkFilters(_ value: JSONValue, _ path: String, refetchType: Bool) throws(FixtureError) {
+  func checkFilters(_ value: JSONValue, _ path: FixturePath, refetchType: Bool) throws(FixtureError) {
     let filters = try object(value, path, "an object of query filters")
-    let allowed = FixtureVocabulary.filterMembers + (refetchType ? ["refetchType"] : [])
+    let allowed = refetchType ? FixtureValidator.refetchFilterMembers : FixtureVocabulary.filterMembers
     try onlyMembers(filters, allowed, path, "filter")
-    for key in FixtureValidator.sortedNames(filters.keys) {
-      try check(filters[key]!, OperationSpec.filterRules[key] ?? .data, JSONPath.member(path, key))
+    try forEachMember(filters) { key, filter throws(FixtureError) in
+      try check(filter, OperationSpec.filterRules[key] ?? .data, path.member(key))
     }
   }
 }

@@ -2,49 +2,64 @@ import Quarry
 /// Steps: one operation member, `at`, `as`, and the operation's arguments.
 extension FixtureValidator {
   /// Decodes step `index`, advancing `lastAt` to its time.
-  mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int, within tick: String? = nil) throws(FixtureError) -> Step {
-    let path = tick ?? JSONPath.element("steps", index)
+  mutating func decodeStep(_ value: JSONValue, index: Int, lastAt: inout Int, within tick: FixturePath? = nil) throws(FixtureError) -> Step {
+    // A step keeps its place as text (`Step.location`): a top-level step's is written directly.
+    let location = tick?.text ?? JSONPath.element("steps", index)
+    let path = tick ?? FixturePath(location)
     let members = try object(value, path, "a step object with one operation member")
     let operations = FixtureVocabulary.operations
-    var found: [String] = []
-    // The usual step: one known operation besides "at" and "as", found without sorting.
-    var only: String?
+    // One walk over the members finds "at", "as" and, in the usual step, its one known operation
+    // with its arguments: no sorting, and no name looked up again.
+    var atValue: JSONValue?
+    var handleValue: JSONValue?
+    var only: (name: String, arguments: JSONValue)?
     var others = 0
-    for key in members.keys where key != "at" && key != "as" {
-      only = key
-      others += 1
+    for (key, member) in members {
+      if key == "at" {
+        atValue = member
+      } else if key == "as" {
+        handleValue = member
+      } else {
+        only = (key, member)
+        others += 1
+      }
     }
-    if others == 1, let only, OperationSpec.all[only] != nil {
-      found = [only]
+    let operation: String
+    let spec: OperationSpec
+    let arguments: JSONValue
+    if others == 1, let only, let known = OperationSpec.all[only.name] {
+      (operation, spec, arguments) = (only.name, known, only.arguments)
     } else {
+      var found: [String] = []
       for key in FixtureValidator.sortedNames(members.keys) where key != "at" && key != "as" {
         guard OperationSpec.all[key] != nil else {
-          throw fail(JSONPath.member(path, key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
+          throw fail(path.member(key), "unknown operation \(list([key])); a step has one of: \(operations.joined(separator: ", ")), plus \"at\" and \"as\"")
         }
         found.append(key)
       }
-    }
-    guard found.count == 1, let operation = found.first, let spec = OperationSpec.all[operation] else {
-      if found.isEmpty { throw fail(path, "expected one operation member: \(operations.joined(separator: ", "))") }
-      throw fail(path, "expected exactly one operation member, found \(list(found))")
+      guard found.count == 1, let name = found.first, let known = OperationSpec.all[name] else {
+        if found.isEmpty { throw fail(path, "expected one operation member: \(operations.joined(separator: ", "))") }
+        throw fail(path, "expected exactly one operation member, found \(list(found))")
+      }
+      (operation, spec, arguments) = (name, known, members[name]!)
     }
 
-    if tick != nil, members["at"] != nil {
-      throw fail(JSONPath.member(path, "at"), "no \"at\" inside a tick: its operations run at the tick step's time")
+    if tick != nil, atValue != nil {
+      throw fail(path.member("at"), "no \"at\" inside a tick: its operations run at the tick step's time")
     }
     var at: Int?
-    if let atValue = members["at"] {
-      let time = try integer(atValue, min: 0, JSONPath.member(path, "at"))
+    if let atValue {
+      let time = try integer(atValue, min: 0, path.member("at"))
       guard time >= lastAt else {
-        throw fail(JSONPath.member(path, "at"), "expected a time ≥ \(lastAt) (time never goes back), found \(time)")
+        throw fail(path.member("at"), "expected a time ≥ \(lastAt) (time never goes back), found \(time)")
       }
       at = time
       lastAt = time
     }
 
     var handle: String?
-    if let handleValue = members["as"] {
-      let handlePath = JSONPath.member(path, "as")
+    if let handleValue {
+      let handlePath = path.member("as")
       guard case .string(let name) = handleValue, !name.isEmpty else {
         throw fail(handlePath, "expected a non-empty handle name, found \(self.found(handleValue))")
       }
@@ -55,8 +70,7 @@ extension FixtureValidator {
       handle = name
     }
 
-    let argumentsPath = JSONPath.member(path, operation)
-    let arguments = members[operation]!
+    let argumentsPath = path.member(operation)
     if case .substeps = spec.shape {
       guard tick == nil else { throw fail(argumentsPath, "no \(operation) inside a tick or a cache subscriber") }
       var list = arguments
@@ -64,25 +78,25 @@ extension FixtureValidator {
       if operation == "subscribeCache" {
         try checkCacheSubscriber(arguments, argumentsPath)
         list = arguments["then"] ?? .null
-        listPath = JSONPath.member(argumentsPath, "then")
+        listPath = argumentsPath.member("then")
       }
       guard case .array(let items) = list, !items.isEmpty else {
         throw fail(listPath, "expected a non-empty array of steps (each one operation and an optional \"as\")")
       }
       var substeps: [Step] = []
       for (i, item) in items.enumerated() {
-        substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: JSONPath.element(listPath, i)))
+        substeps.append(try decodeStep(item, index: index, lastAt: &lastAt, within: listPath.element(i)))
       }
-      return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: path)
+      return Step(index: index, at: at, operation: operation, arguments: arguments, handle: nil, substeps: substeps, location: location)
     }
     _ = try object(arguments, argumentsPath, "an object of arguments")
     try checkArguments(arguments, spec: spec, operation: operation, step: index, argumentsPath)
     if let handle { handles[handle] = Handle(step: index, operation: operation, records: spec.records) }
-    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle, location: path)
+    return Step(index: index, at: at, operation: operation, arguments: arguments, handle: handle, location: location)
   }
 
   /// Checks an operation's arguments against its spec and declares new observers.
-  mutating func checkArguments(_ value: JSONValue, spec: OperationSpec, operation: String, step: Int, _ path: String) throws(FixtureError) {
+  mutating func checkArguments(_ value: JSONValue, spec: OperationSpec, operation: String, step: Int, _ path: FixturePath) throws(FixtureError) {
     switch spec.shape {
     case .substeps:
       return  // decoded by `decodeStep`
@@ -96,7 +110,7 @@ extension FixtureValidator {
       if !members.keys.allSatisfy(names.contains) {
         for key in FixtureValidator.sortedNames(members.keys) where !names.contains(key) {
           let takes = names.isEmpty ? "no arguments ({})" : list(names)
-          throw fail(JSONPath.member(path, key), "unknown argument \(list([key])); \(operation) takes \(takes)")
+          throw fail(path.member(key), "unknown argument \(list([key])); \(operation) takes \(takes)")
         }
       }
       for group in spec.exactlyOne {
@@ -109,10 +123,10 @@ extension FixtureValidator {
       var declaredMutationObserver = false
       for argument in arguments {
         guard let member = members[argument.name] else {
-          if argument.required { throw fail(JSONPath.member(path, argument.name), "missing; \(operation) needs \(list([argument.name]))") }
+          if argument.required { throw fail(path.member(argument.name), "missing; \(operation) needs \(list([argument.name]))") }
           continue
         }
-        let argumentPath = JSONPath.member(path, argument.name)
+        let argumentPath = path.member(argument.name)
         switch argument.kind {
         case .value(let rule):
           try check(member, rule, argumentPath)
@@ -123,7 +137,7 @@ extension FixtureValidator {
         case .flags(let flags):
           let options = try object(member, argumentPath, "an object of options")
           try onlyMembers(options, flags, argumentPath, "option")
-          for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, .bool, JSONPath.member(argumentPath, key)) }
+          try forEachMember(options) { key, flag throws(FixtureError) in try check(flag, .bool, argumentPath.member(key)) }
         case .declareObserver:
           guard case .string(let name) = member, !name.isEmpty else {
             throw fail(argumentPath, "expected a non-empty observer name, found \(found(member))")
@@ -156,7 +170,7 @@ extension FixtureValidator {
           guard members["observer"] != nil else { throw fail(argumentPath, "per-call callbacks need an \"observer\"") }
           let callbacks = try object(member, argumentPath, "an object of per-call callbacks")
           try onlyMembers(callbacks, FixtureVocabulary.mutateOptions, argumentPath, "per-call callback")
-          for key in FixtureValidator.sortedNames(callbacks.keys) { try checkCallbackName(callbacks[key]!, JSONPath.member(argumentPath, key)) }
+          for key in FixtureValidator.sortedNames(callbacks.keys) { try checkCallbackName(callbacks[key]!, argumentPath.member(key)) }
         case .observerOptions:
           if case .string(let name)? = members["observer"], mutationObservers.contains(name) {
             try checkMutationOptions(member, argumentPath)
@@ -177,30 +191,30 @@ extension FixtureValidator {
   }
 
   /// Checks `subscribeCache`'s `when` and `times` (its `then` steps are decoded as steps).
-  func checkCacheSubscriber(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkCacheSubscriber(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     let members = try object(value, path, #"{"when": {...}, "then": [steps], "times": n}"#)
     try onlyMembers(members, ["when", "then", "times"], path, "subscribeCache member")
-    let whenPath = JSONPath.member(path, "when")
+    let whenPath = path.member("when")
     guard let whenValue = members["when"] else { throw fail(whenPath, "missing; expected {\"type\": event type, ...}") }
     let when = try object(whenValue, whenPath, "an object: type, action, queryKey")
     try onlyMembers(when, ["type", "action", "queryKey"], whenPath, "event filter")
     let types = ["added", "removed", "updated", "observerAdded", "observerRemoved", "observerResultsUpdated", "observerOptionsUpdated"]
     guard case .string(let type)? = when["type"], types.contains(type) else {
-      throw fail(JSONPath.member(whenPath, "type"), "expected a cache event type: \(types.joined(separator: ", "))")
+      throw fail(whenPath.member("type"), "expected a cache event type: \(types.joined(separator: ", "))")
     }
-    if let action = when["action"] { try check(action, .string, JSONPath.member(whenPath, "action")) }
-    if let key = when["queryKey"] { try check(key, .queryKey, JSONPath.member(whenPath, "queryKey")) }
-    if let times = members["times"] { _ = try integer(times, min: 1, JSONPath.member(path, "times")) }
+    if let action = when["action"] { try check(action, .string, whenPath.member("action")) }
+    if let key = when["queryKey"] { try check(key, .queryKey, whenPath.member("queryKey")) }
+    if let times = members["times"] { _ = try integer(times, min: 1, path.member("times")) }
   }
 
   /// Checks a reference to an observer declared by an earlier `observe` or `createObserver`.
-  func checkObserver(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkObserver(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     guard case .string(let name) = value else { throw fail(path, "expected an observer name, found \(found(value))") }
     try checkObserverName(name, path)
   }
 
   /// Checks that `name` is an observer declared earlier.
-  func checkObserverName(_ name: String, _ path: String) throws(FixtureError) {
+  func checkObserverName(_ name: String, _ path: FixturePath) throws(FixtureError) {
     guard observers[name] != nil else {
       let declared = observers.isEmpty ? "none is declared yet" : "declared: \(FixtureValidator.sortedNames(observers.keys).joined(separator: ", "))"
       throw fail(path, "expected an observer declared by an earlier observe or createObserver, found \(list([name])) (\(declared))")

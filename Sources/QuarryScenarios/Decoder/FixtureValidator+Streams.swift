@@ -6,7 +6,7 @@ extension FixtureValidator {
     let members = try object(value, "streams", "an object mapping stream names to streams")
     var streams: [String: StreamScript] = [:]
     for name in FixtureValidator.sortedNames(members.keys) {
-      let path = JSONPath.member("streams", name)
+      let path = FixturePath("streams").member(name)
       guard !name.isEmpty, !name.hasPrefix("$") else {
         throw fail(path, "expected a stream name that is not empty and does not start with '$'")
       }
@@ -16,37 +16,37 @@ extension FixtureValidator {
     return streams
   }
 
-  private func decodeStream(_ value: JSONValue, _ path: String) throws(FixtureError) -> StreamScript {
+  private func decodeStream(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) -> StreamScript {
     let members = try object(value, path, "a stream object with \"outcomes\"")
     try onlyMembers(members, FixtureVocabulary.streamMembers, path, "stream member")
     var stream = StreamScript(outcomes: [])
     if let mode = members["refetchMode"] {
       guard case .string(let name) = mode, FixtureVocabulary.refetchModes.contains(name) else {
-        throw fail(JSONPath.member(path, "refetchMode"), "expected one of \(list(FixtureVocabulary.refetchModes)), found \(found(mode))")
+        throw fail(path.member("refetchMode"), "expected one of \(list(FixtureVocabulary.refetchModes)), found \(found(mode))")
       }
       stream.refetchMode = name
     }
     switch (members["reducer"], members["initialValue"]) {
     case (nil, nil): break
     case (let reducer?, let initialValue?):
-      let reducerPath = JSONPath.member(path, "reducer")
+      let reducerPath = path.member("reducer")
       let recipe = try object(reducer, reducerPath, "a reducer recipe")
       try onlyMembers(recipe, ["$fn"], reducerPath, "reducer member")
       guard case .string(let name)? = recipe["$fn"], FixtureVocabulary.streamReducers.contains(name) else {
-        throw fail(JSONPath.member(reducerPath, "$fn"), "expected one of \(list(FixtureVocabulary.streamReducers))")
+        throw fail(reducerPath.member("$fn"), "expected one of \(list(FixtureVocabulary.streamReducers))")
       }
-      try check(initialValue, .data, JSONPath.member(path, "initialValue"))
+      try check(initialValue, .data, path.member("initialValue"))
       stream.reducer = name
       stream.initialValue = initialValue
     default:
       throw fail(path, "expected both or neither of \"reducer\" and \"initialValue\"")
     }
-    let outcomesPath = JSONPath.member(path, "outcomes")
+    let outcomesPath = path.member("outcomes")
     guard case .array(let outcomeValues)? = members["outcomes"], !outcomeValues.isEmpty else {
       throw fail(outcomesPath, "expected a non-empty array of stream outcomes")
     }
     for (index, outcomeValue) in outcomeValues.enumerated() {
-      let outcomePath = JSONPath.element(outcomesPath, index)
+      let outcomePath = outcomesPath.element(index)
       if let previous = stream.outcomes.last, previous.times == nil {
         throw fail(outcomePath, "no outcome after one used \"forever\" (it is never reached)")
       }
@@ -55,25 +55,25 @@ extension FixtureValidator {
     return stream
   }
 
-  private func decodeStreamOutcome(_ value: JSONValue, _ path: String) throws(FixtureError) -> StreamOutcome {
+  private func decodeStreamOutcome(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) -> StreamOutcome {
     let members = try object(value, path, "a stream outcome object with \"chunks\"")
     try onlyMembers(members, FixtureVocabulary.streamOutcomeMembers, path, "stream outcome member")
-    let chunksPath = JSONPath.member(path, "chunks")
+    let chunksPath = path.member("chunks")
     guard case .array(let chunkValues)? = members["chunks"] else { throw fail(chunksPath, "expected an array of chunks") }
     var outcome = StreamOutcome(chunks: [])
     for (index, chunkValue) in chunkValues.enumerated() {
-      let chunkPath = JSONPath.element(chunksPath, index)
+      let chunkPath = chunksPath.element(index)
       let chunk = try object(chunkValue, chunkPath, "a chunk object")
       try onlyMembers(chunk, FixtureVocabulary.chunkMembers, chunkPath, "chunk member")
       var after: Int?
-      if let afterValue = chunk["after"] { after = try integer(afterValue, min: 0, JSONPath.member(chunkPath, "after")) }
+      if let afterValue = chunk["after"] { after = try integer(afterValue, min: 0, chunkPath.member("after")) }
       switch (chunk["value"], chunk["throw"]) {
       case (let v?, nil):
-        try check(v, .data, JSONPath.member(chunkPath, "value"))
+        try check(v, .data, chunkPath.member("value"))
         outcome.chunks.append(StreamChunk(after: after, result: .value(v)))
       case (nil, let thrown?):
         guard case .string(let message) = thrown else {
-          throw fail(JSONPath.member(chunkPath, "throw"), "expected an error message string, found \(found(thrown))")
+          throw fail(chunkPath.member("throw"), "expected an error message string, found \(found(thrown))")
         }
         guard index == chunkValues.count - 1 else { throw fail(chunkPath, "expected \"throw\" only in the last chunk") }
         outcome.chunks.append(StreamChunk(after: after, result: .error(message)))
@@ -83,7 +83,7 @@ extension FixtureValidator {
     }
     if let signal = members["readSignal"] {
       guard case .bool(let flag) = signal else {
-        throw fail(JSONPath.member(path, "readSignal"), "expected true or false, found \(found(signal))")
+        throw fail(path.member("readSignal"), "expected true or false, found \(found(signal))")
       }
       outcome.readSignal = flag
     }
@@ -93,7 +93,7 @@ extension FixtureValidator {
       } else if let n = FixtureValidator.integer(timesValue), n >= 1 {
         outcome.times = n
       } else {
-        throw fail(JSONPath.member(path, "times"), "expected a whole number ≥ 1 or \"forever\", found \(found(timesValue))")
+        throw fail(path.member("times"), "expected a whole number ≥ 1 or \"forever\", found \(found(timesValue))")
       }
     }
     return outcome

@@ -2,7 +2,7 @@ import Quarry
 /// Checking single values against `ValueRule`s, recipes and plain data.
 extension FixtureValidator {
   /// Checks `value` against `rule`, with the most specific message it can give.
-  func check(_ value: JSONValue, _ rule: ValueRule, _ path: String) throws(FixtureError) {
+  func check(_ value: JSONValue, _ rule: ValueRule, _ path: FixturePath) throws(FixtureError) {
     if case .object(let members) = value, members["$fn"] != nil {
       let names = rule.recipeNames
       guard !names.isEmpty else {
@@ -24,7 +24,7 @@ extension FixtureValidator {
       try checkData(value, path)
     case .array(let item):
       guard case .array(let items) = value else { throw fail(path, "expected \(rule.description), found \(found(value))") }
-      for (index, element) in items.enumerated() { try check(element, item, JSONPath.element(path, index)) }
+      for (index, element) in items.enumerated() { try check(element, item, path.element(index)) }
     case .functionName:
       try checkFunctionName(value, path)
     case .oneOf(let rules):
@@ -62,7 +62,7 @@ extension FixtureValidator {
   }
 
   /// Checks that `value` is a declared function name or `$skipToken`.
-  func checkFunctionName(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkFunctionName(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     guard case .string(let name) = value else { throw fail(path, "expected \(ValueRule.functionName.description), found \(found(value))") }
     guard name == FixtureVocabulary.skipToken || functionNames.contains(name) else {
       let declared = functionNames.isEmpty ? "none are declared" : "declared: \(functionNames.joined(separator: ", "))"
@@ -71,22 +71,22 @@ extension FixtureValidator {
   }
 
   /// Checks `{"$undefined": true}` exactly.
-  func checkUndefinedMarker(_ members: [String: JSONValue], _ path: String) throws(FixtureError) {
+  func checkUndefinedMarker(_ members: [String: JSONValue], _ path: FixturePath) throws(FixtureError) {
     guard members.count == 1, members["$undefined"] == .bool(true) else {
       throw fail(path, #"expected exactly {"$undefined":true}"#)
     }
   }
 
   /// Checks plain JSON data: no `$fn` recipes anywhere, `$undefined` markers well formed.
-  func checkData(_ value: JSONValue, _ path: String) throws(FixtureError) {
+  func checkData(_ value: JSONValue, _ path: FixturePath) throws(FixtureError) {
     if FixtureValidator.isPlainData(value) { return }
     switch value {
     case .object(let members):
       if members["$fn"] != nil { throw fail(path, "expected plain data; a $fn recipe stands only for a whole option value") }
       if members["$undefined"] != nil { try checkUndefinedMarker(members, path); return }
-      for key in FixtureValidator.sortedNames(members.keys) { try checkData(members[key]!, JSONPath.member(path, key)) }
+      for key in FixtureValidator.sortedNames(members.keys) { try checkData(members[key]!, path.member(key)) }
     case .array(let items):
-      for (index, item) in items.enumerated() { try checkData(item, JSONPath.element(path, index)) }
+      for (index, item) in items.enumerated() { try checkData(item, path.element(index)) }
     default:
       return
     }
@@ -112,8 +112,8 @@ extension FixtureValidator {
   }
 
   /// Checks a `$fn` recipe object against the recipes allowed at this place.
-  func checkRecipe(_ members: [String: JSONValue], allowed: [String], _ path: String) throws(FixtureError) {
-    let fnPath = JSONPath.member(path, "$fn")
+  func checkRecipe(_ members: [String: JSONValue], allowed: [String], _ path: FixturePath) throws(FixtureError) {
+    let fnPath = path.member("$fn")
     guard case .string(let name) = members["$fn"] ?? .null else {
       throw fail(fnPath, "expected a recipe name: \(allowed.joined(separator: ", "))")
     }
@@ -122,10 +122,10 @@ extension FixtureValidator {
     }
     for key in FixtureValidator.sortedNames(members.keys) where key != "$fn" && !parameters.contains(key) {
       let takes = parameters.isEmpty ? "no parameters" : "only \(list(parameters))"
-      throw fail(JSONPath.member(path, key), "unknown member; the \(list([name])) recipe takes \(takes)")
+      throw fail(path.member(key), "unknown member; the \(list([name])) recipe takes \(takes)")
     }
     for parameter in parameters {
-      let parameterPath = JSONPath.member(path, parameter)
+      let parameterPath = path.member(parameter)
       guard let argument = members[parameter] else {
         throw fail(parameterPath, "missing; the \(list([name])) recipe needs \(list([parameter]))")
       }

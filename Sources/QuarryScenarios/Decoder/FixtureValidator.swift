@@ -18,8 +18,8 @@ struct FixtureValidator {
   init(file: String) { self.file = file }
 
   /// An error at `path`.
-  func fail(_ path: String, _ expected: String) -> FixtureError {
-    FixtureError(file: file, path: path, expected: expected)
+  func fail(_ path: FixturePath, _ expected: String) -> FixtureError {
+    FixtureError(file: file, path: path.text, expected: expected)
   }
 
   /// A short rendering of a value for "found …".
@@ -35,19 +35,34 @@ struct FixtureValidator {
   }
 
   /// The value as an object, or an error at `path`.
-  func object(_ value: JSONValue, _ path: String, _ what: String) throws(FixtureError) -> [String: JSONValue] {
+  func object(_ value: JSONValue, _ path: FixturePath, _ what: String) throws(FixtureError) -> [String: JSONValue] {
     guard case .object(let members) = value else { throw fail(path, "expected \(what), found \(found(value))") }
     return members
   }
 
   /// Rejects members not in `allowed`, naming the allowed ones.
-  func onlyMembers(_ members: [String: JSONValue], _ allowed: [String], _ path: String, _ what: String) throws(FixtureError) {
+  func onlyMembers(_ members: [String: JSONValue], _ allowed: [String], _ path: FixturePath, _ what: String) throws(FixtureError) {
     // Members all allowed: nothing to name, so no need of the sorted order that picks the first.
-    if members.keys.allSatisfy({ allowed.contains($0) }) { return }
+    if members.keys.allSatisfy({ FixtureValidator.isCertainlyListed($0, in: allowed) }) { return }
     for key in FixtureValidator.sortedNames(members.keys) where !allowed.contains(key) {
-      throw fail(JSONPath.member(path, key), "unknown \(what) \(list([key])); allowed: \(allowed.joined(separator: ", "))")
+      throw fail(path.member(key), "unknown \(what) \(list([key])); allowed: \(allowed.joined(separator: ", "))")
     }
   }
+
+  /// Whether `names` certainly holds `name`: `contains`, comparing UTF-8 lengths first (most
+  /// allowed names differ from a member's in length, and `==` of two different strings costs a
+  /// comparison call). Names of different lengths can still be equal (the Kelvin sign is
+  /// canonically `K`), so `false` is only a maybe, which `onlyMembers` asks `contains` about.
+  static func isCertainlyListed(_ name: String, in names: [String]) -> Bool {
+    let count = name.utf8.count
+    return names.contains { $0.utf8.count == count && $0 == name }
+  }
+
+  /// The members a `query` check takes, and a `mutation` check's.
+  static let queryCheckMembers = ["queryKey", "exists"] + FixtureVocabulary.queryStateFields
+  static let mutationCheckMembers = ["mutationId", "exists"] + FixtureVocabulary.mutationStateFields
+  /// The members of query filters that take `refetchType`.
+  static let refetchFilterMembers = FixtureVocabulary.filterMembers + ["refetchType"]
 
   /// The value as a whole number within `Int`, or `nil`.
   static func integer(_ value: JSONValue) -> Int? {
@@ -56,7 +71,7 @@ struct FixtureValidator {
   }
 
   /// A whole number at least `min`, or an error.
-  func integer(_ value: JSONValue, min: Int, _ path: String) throws(FixtureError) -> Int {
+  func integer(_ value: JSONValue, min: Int, _ path: FixturePath) throws(FixtureError) -> Int {
     guard let n = FixtureValidator.integer(value), n >= min else {
       throw fail(path, "expected \(ValueRule.integer(min: min).description), found \(found(value))")
     }

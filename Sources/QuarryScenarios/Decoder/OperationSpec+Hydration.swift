@@ -47,7 +47,7 @@ extension OperationSpec {
 /// Checks of hydration arguments.
 extension FixtureValidator {
   /// Checks `dehydrate`/`hydrate` options and a `from` handle.
-  func checkHydrationArgument(_ value: JSONValue, _ kind: OperationSpec.Argument.Kind, _ path: String) throws(FixtureError) {
+  func checkHydrationArgument(_ value: JSONValue, _ kind: OperationSpec.Argument.Kind, _ path: FixturePath) throws(FixtureError) {
     switch kind {
     case .dehydratedHandle:
       guard case .string(let name) = value, handles[name]?.operation == "dehydrate" else {
@@ -57,14 +57,14 @@ extension FixtureValidator {
       let options = try object(value, path, "an object of dehydrate options")
       let names = ["shouldDehydrateQuery", "shouldDehydrateMutation", "shouldRedactErrors", "serializeData"]
       try onlyMembers(options, names, path, "dehydrate option")
-      for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, OperationSpec.hydrationOptionRules[key]!, JSONPath.member(path, key)) }
+      for key in FixtureValidator.sortedNames(options.keys) { try check(options[key]!, OperationSpec.hydrationOptionRules[key]!, path.member(key)) }
     default:
       let options = try object(value, path, "an object of hydrate options")
       try onlyMembers(options, ["queries", "mutations", "deserializeData"], path, "hydrate option")
-      if let queries = options["queries"] { try checkQueryOptions(queries, JSONPath.member(path, "queries"), requireKey: false) }
-      if let mutations = options["mutations"] { try checkMutationOptions(mutations, JSONPath.member(path, "mutations")) }
+      if let queries = options["queries"] { try checkQueryOptions(queries, path.member("queries"), requireKey: false) }
+      if let mutations = options["mutations"] { try checkMutationOptions(mutations, path.member("mutations")) }
       if let deserialize = options["deserializeData"] {
-        try check(deserialize, OperationSpec.hydrationOptionRules["deserializeData"]!, JSONPath.member(path, "deserializeData"))
+        try check(deserialize, OperationSpec.hydrationOptionRules["deserializeData"]!, path.member("deserializeData"))
       }
     }
   }
