@@ -253,9 +253,4 @@ extension Listeners {
   mutating func add<V>(_ function: @escaping (V) -> Void, inline: Bool = false) -> UInt64 where Body == ListenerFunction<V> {
     add(ListenerFunction(function), inline: inline)
   }
-
-  /// Adds a function as a listener with an unsubscribe handle (see ``add(_:owner:lock:)``).
-  mutating func add<V>(_ function: @escaping (V) -> Void, owner: AnyObject, lock: EngineLock) -> ListenerHandle where Body == ListenerFunction<V> {
-    add(ListenerFunction(function), owner: owner, lock: lock)
-  }
 }
