@@ -137,7 +137,7 @@ extension JSONValue {
   /// A name's first eight UTF-8 bytes as an integer (big-endian, zero-padded, so a shorter
   /// name's end reads as ASCII), for `jsKeyPrefixOrder`.
   @inline(__always)
-  static func jsKeyPrefix(_ name: String) -> UInt64 {
+  package static func jsKeyPrefix(_ name: String) -> UInt64 {
     var name = name
     return name.withUTF8 { bytes -> UInt64 in
       var prefix: UInt64 = 0

@@ -87,19 +87,8 @@ struct FixtureValidator {
     entries.reserveCapacity(names.count)
     for name in names {
       var name = name
-      guard let prefix = name.withUTF8({ bytes -> UInt64? in
-        var prefix: UInt64 = 0
-        for byte in bytes {
-          if byte >= 0x80 { return nil }
-        }
-        var shift: UInt64 = 56
-        for byte in bytes.prefix(8) {
-          prefix |= UInt64(byte) << shift
-          shift &-= 8
-        }
-        return prefix
-      }) else { return names.sorted() }
-      entries.append((prefix, name))
+      guard name.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } }) else { return names.sorted() }
+      entries.append((JSONValue.jsKeyPrefix(name), name))
     }
     if entries.count < 2 { return entries.map(\.name) }
     entries.sort { a, b in
