@@ -1,27 +1,29 @@
-/// A value with a cheap hash consistent with its equality, computed once: the cache's tables
-/// keep it (``Prehashed``) instead of running a `Hasher` over the value.
+/// A value that keeps a hash consistent with its equality, computed once: the cache's tables
+/// use it (``Prehashed``) instead of running a `Hasher` over the value.
 package protocol StructurallyHashable: Hashable {
-  /// The value's structural hash (``StructuralHasher``): equal values have equal hashes.
+  /// The value's structural hash (``StructuralHasher``): equal values have equal hashes. Kept by
+  /// the value (a stored property), so reading it costs a load.
   var structuralHash: Int { get }
 }
 
 extension QueryKey: StructurallyHashable {}
 extension CodeUnitString: StructurallyHashable {}
 
-/// A table key that keeps its hash, so a growing table never hashes its keys again (hashing a
-/// query key or hash string costs far more than an `Int`), and unequal keys mostly differ at the
-/// first comparison. Every `Prehashed` of one key type takes the same hash, its
-/// `structuralHash`, so equal keys always land in the same slot.
+/// A table key whose hash is its key's kept `structuralHash`, so a growing table never hashes its
+/// keys again (hashing a query key or hash string costs far more than an `Int`), and unequal
+/// keys mostly differ at the first comparison. Every `Prehashed` of one key type takes the same
+/// hash, so equal keys always land in the same slot.
+///
+/// It holds the key alone: both key types keep their hash, so a second copy of it made the key
+/// table's entries a third larger (a `Prehashed<QueryKey>` took 24 bytes, now 16), and every
+/// entry moved as the table grows.
 package struct Prehashed<Key: StructurallyHashable>: Hashable {
   /// The key.
   package let key: Key
-  /// Its structural hash, kept.
-  package let hash: Int
-  /// The key with its hash.
-  package init(_ key: Key) {
-    self.key = key
-    self.hash = key.structuralHash
-  }
+  /// Its structural hash.
+  @inline(__always) package var hash: Int { key.structuralHash }
+  /// The key, as a table key.
+  @inline(__always) package init(_ key: Key) { self.key = key }
   package static func == (a: Prehashed, b: Prehashed) -> Bool { a.hash == b.hash && a.key == b.key }
   package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
   /// What a table asks for: the kept hash mixed with the table's seed, without running a

@@ -65,15 +65,16 @@ extension Query {
     // Safe: the object's first word, its class, is written once when it is allocated; the
     // query is alive (its slot holds it).
     var sum = UnsafeRawPointer(Unmanaged.passUnretained(query).toOpaque()).load(as: UInt.self)
+    // In the order of their offsets (`Query`'s members are declared in the order of its memory).
     sum &+= UInt(query.gcCreationsRecorded)
     sum &+= UInt(bitPattern: query.cachePosition ?? 0)
+    sum &+= query.stateStorage.dataBox == nil ? 1 : 0
     sum &+= UInt(bitPattern: query.stateStorage.fetchFailureCount)
     sum &+= UInt(bitPattern: query.stateVersion)
     sum &+= query.revertStateBox == nil ? 1 : 0
     sum &+= query.retryer == nil ? 1 : 0
     sum &+= UInt(query.gcTime.bitPattern)
-    sum &+= query.queryType == nil ? 1 : 0
-    sum &+= query.stateStorage.dataBox == nil ? 1 : 0
+    if case .created(let id) = query.gcTimer { sum &+= UInt(truncatingIfNeeded: id.rawValue) }
     return sum
   }
 

@@ -166,13 +166,15 @@ extension String {
 struct CodeUnitString: Hashable, Sendable {
   /// The string.
   let string: String
-  init(_ string: String) { self.string = string }
-  static func == (lhs: CodeUnitString, rhs: CodeUnitString) -> Bool { lhs.string.hasSameCodeUnits(as: rhs.string) }
-  func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
-  /// The code units' structural hash (`StructuralHasher`), which the hash table keeps.
-  var structuralHash: Int {
+  /// The code units' structural hash (`StructuralHasher`), computed once as the string is
+  /// wrapped: the hash table's keys keep it (``Prehashed``).
+  let structuralHash: Int
+  init(_ string: String) {
+    self.string = string
     var hasher = StructuralHasher()
     hasher.combine(codeUnitsOf: string)
-    return hasher.value
+    self.structuralHash = hasher.value
   }
+  static func == (lhs: CodeUnitString, rhs: CodeUnitString) -> Bool { lhs.string.hasSameCodeUnits(as: rhs.string) }
+  func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
 }

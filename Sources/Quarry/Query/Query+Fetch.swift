@@ -280,7 +280,7 @@ extension Query {
       retryDelay: sharedOptions.retryDelay,
       networkMode: sharedOptions.networkMode
     ))
-    if queryType == "infinite" { run.fetchFn = infiniteFetchFn(signal: run.abortSignal, fetchOptions: fetchOptions) }
+    if isInfiniteQuery { run.fetchFn = infiniteFetchFn(signal: run.abortSignal, fetchOptions: fetchOptions) }
 
     // The members `.fetch` writes (and the fetch's other actions), not the whole state: what
     // the fetch reverts to is the current state with them put back (``FetchRevert``).

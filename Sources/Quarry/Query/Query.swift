@@ -43,11 +43,20 @@ public final class Query: @unchecked Sendable {
   /// the key is not hashed faithfully (``QueryKey/isHashedFaithfully``). Set by the cache as it
   /// adds the query (it counts such queries). Guarded by the engine lock.
   var hashAmbiguous = false
+  /// Whether the options' `queryKey` and `queryHash` are this query's own `queryKey` and
+  /// `queryHash` (a shared box leaves them out) rather than the box's.
+  private var optionsKeyIsOwn = false
   /// Creations of the gc timer recorded by ``scheduleGc()`` that have not run; only the last one
   /// may create the timer. Guarded by the engine lock. (Beside the flags above: in their padding.)
   var gcCreationsRecorded: UInt32 = 0
   /// The query's index in its cache's insertion order while it is cached.
-  var cachePosition: Int?
+  var cachePosition: Int? {
+    @inline(__always) get { cacheIndex < 0 ? nil : cacheIndex }
+    @inline(__always) set { cacheIndex = newValue ?? -1 }
+  }
+  /// ``cachePosition``, -1 for none: an `Int?` took 16 bytes of the query (its flag a word of
+  /// padding), an `Int` takes 8.
+  private var cacheIndex = -1
   let engine: Engine
   /// The weak references to the cache that built the query and its client, shared by every
   /// query of that cache (two weak references per query cost forming and destroying them).
@@ -64,9 +73,6 @@ public final class Query: @unchecked Sendable {
   /// box of the observer (or fetch) that sets its options as it is (`setOptions(sharing:)`):
   /// that box's `identity` is then the observer's, which ``optionsStorage`` leaves out.
   private var optionsBox: QueryOptionsBox
-  /// Whether the options' `queryKey` and `queryHash` are this query's own `queryKey` and
-  /// `queryHash` (a shared box leaves them out) rather than the box's.
-  private var optionsKeyIsOwn = false
   /// The options of the last fetch or observer (``options`` under the lock).
   var optionsStorage: QueryOptions {
     get {
@@ -90,6 +96,16 @@ public final class Query: @unchecked Sendable {
   /// touches nothing but its argument, so no two accesses can overlap; the dynamic check cost
   /// about 80 instructions per read on the observers' paths (`isStaleByTime`, `createResult`).
   @exclusivity(unchecked) var stateStorage: QueryState
+  // The two flags below sit in the state's last word, which it leaves partly unused (the
+  // members are declared in the order of the query's memory: every member after the state was
+  // placed to leave as little padding as it can: 305 bytes, a 320-byte chunk of the allocator;
+  // 352 and 368 before, `QueryLayoutTests`).
+  var abortSignalConsumed = false
+  /// Set once the query is infinite (TanStack's sticky `queryType`, which is `"infinite"` or
+  /// absent): a flag, not a 16-byte `String?`.
+  private(set) var isInfiniteQuery = false
+  /// TanStack's `queryType`: `"infinite"` once the query is infinite, else `nil`.
+  var queryType: String? { isInfiniteQuery ? "infinite" : nil }
   /// Counts the changes of ``stateStorage`` after the query was made: `dispatch` (the only place
   /// the state changes afterwards) adds one. An observer compares it to decide that the state
   /// its current result was made from is still the query's (`QueryObserver.updateResult`).
@@ -139,7 +155,6 @@ public final class Query: @unchecked Sendable {
   var defaultOptions: QueryOptions? { defaultOptionsBox?.options }
   /// Boxed: most queries have none, and an inline `QueryOptions?` costs ~400 bytes per query.
   private let defaultOptionsBox: QueryOptionsBox?
-  var abortSignalConsumed = false
   var gcTime: Double = 0
   /// The gc timer (TanStack's `#gcTimeout`): none, created (its engine id), or its creation
   /// recorded with its delay (``scheduleGc()``).
@@ -157,8 +172,6 @@ public final class Query: @unchecked Sendable {
     }
     set { gcTimer = newValue.map(GcTimer.created) ?? .none }
   }
-  /// Set once the query is infinite (TanStack's sticky `queryType`).
-  var queryType: String?
 
   init(cache: borrowing QueryCache, queryKey: QueryKey, queryHash: String, options: consuming QueryOptions, defaultOptions: QueryOptions?, state: QueryState?) {
     self.engine = cache.engine
@@ -170,7 +183,7 @@ public final class Query: @unchecked Sendable {
     // (`applyOptions`, with the options built once in place).
     let isInfinite = options.isInfinite
     self.optionsBox = QueryOptionsBox(Query.merge(options, defaults: defaultOptions))
-    if isInfinite { queryType = "infinite" }
+    if isInfinite { isInfiniteQuery = true }
     // TanStack's `getDefaultState(this.options)`: the options merged with the key's defaults.
     let initial = Query.defaultState(optionsBox.options, now: engine.now)
     self.initialStateBox = initial.isBlank ? nil : QueryStateBox(initial)
@@ -190,7 +203,7 @@ public final class Query: @unchecked Sendable {
     self.defaultOptionsBox = nil
     self.optionsBox = shared
     self.optionsKeyIsOwn = true
-    if shared.options.isInfinite { queryType = "infinite" }
+    if shared.options.isInfinite { isInfiniteQuery = true }
     if !shared.options.hasInitialData {
       // `defaultState` without initial data is `QueryState()`: built in place, without copying
       // the options into its argument or reading the clock.
@@ -241,7 +254,7 @@ public final class Query: @unchecked Sendable {
     }
     optionsKeyIsOwn = false
     let merged = optionsBox
-    if box.options.isInfinite { queryType = "infinite" }
+    if box.options.isInfinite { isInfiniteQuery = true }
     updateGcTime(merged.options.gcTime)
     // Only initial data can give the default state data (and only then is it worth building).
     if stateStorage.dataBox == nil, case .some = merged.options.initialData {

@@ -155,12 +155,18 @@ public struct QueryOptions: Sendable {
     return r
   }
 
+  /// Whether two optional hashes are both absent or have the same code units (`===` on strings).
+  private static func sameCodeUnits(_ a: String?, _ b: String?) -> Bool {
+    guard let a, let b else { return a == nil && b == nil }
+    return a.hasSameCodeUnits(as: b)
+  }
+
   /// TanStack's `shallowEqualObjects` over options: primitives by value, functions by identity,
   /// and arrays and objects (the key, `meta`) never equal, as every options value a caller passes
   /// carries fresh ones in JavaScript.
   func isShallowEqual(to o: QueryOptions) -> Bool {
     if let identity, identity == o.identity { return true }
-    return (queryKey == nil && o.queryKey == nil) && queryHash.map(CodeUnitString.init) == o.queryHash.map(CodeUnitString.init) && QueryFnOption.identical(queryFn, o.queryFn)
+    return (queryKey == nil && o.queryKey == nil) && Self.sameCodeUnits(queryHash, o.queryHash) && QueryFnOption.identical(queryFn, o.queryFn)
       && queryKeyHashFn === o.queryKeyHashFn
       && staleTime == o.staleTime && gcTime == o.gcTime && retry == o.retry && retryDelay == o.retryDelay
       && networkMode == o.networkMode && enabled == o.enabled && select === o.select
