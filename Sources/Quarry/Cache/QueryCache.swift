@@ -36,7 +36,7 @@ public final class QueryCache: @unchecked Sendable {
   /// The queries whose hash is their key's `hashKey`, by key: a keyed read finds its query
   /// without writing the hash. Equal keys (code units, `-0 == 0`) always have equal hashes, but
   /// not the other way round (`[null]` and `[undefined]`), so a miss here asks `byHash`.
-  @exclusivity(unchecked) private var byKey: [Prehashed<QueryKey>: Query] = [:]
+  @exclusivity(unchecked) private var byKey = KeyTable()
   /// Queries in insertion order, with `nil` where one was removed (compacted when half empty),
   /// so removal is O(1) like a JavaScript `Map`'s.
   @exclusivity(unchecked) private var ordered: [Query?] = []
@@ -151,7 +151,7 @@ public final class QueryCache: @unchecked Sendable {
     let query = Query(cache: self, queryKey: queryKey, queryHash: nil, sharing: shared, state: nil)
     query.keyHashed = true
     query.hashPending = true
-    byKey[keySlot] = query
+    byKey.set(query, for: keySlot)
     if pendingHashes == 0 { pendingFrom = ordered.count }
     pendingHashes += 1
     append(query)
@@ -167,7 +167,7 @@ public final class QueryCache: @unchecked Sendable {
   /// key, hashed now when not given).
   private func insert(_ query: Query, hashSlot: Prehashed<CodeUnitString>, keySlot: Prehashed<QueryKey>?) {
     byHash[hashSlot] = query
-    if query.keyHashed { byKey[keySlot ?? Prehashed(query.queryKey)] = query }
+    if query.keyHashed { byKey.set(query, for: keySlot ?? Prehashed(query.queryKey)) }
     if !query.keyHashed || !query.queryKey.isHashedFaithfully {
       query.hashAmbiguous = true
       ambiguousCount += 1
@@ -221,7 +221,7 @@ public final class QueryCache: @unchecked Sendable {
         query.destroy()
         query.hashPending = false
         pendingHashes -= 1
-        byKey[Prehashed(query.queryKey)] = nil
+        byKey.remove(Prehashed(query.queryKey))
         removeFromOrder(query)
         notify(.removed(query))
         return
@@ -231,7 +231,7 @@ public final class QueryCache: @unchecked Sendable {
       query.destroy()
       if inMap === query {
         byHash[slot] = nil
-        if query.keyHashed, byKey[Prehashed(query.queryKey)] === query { byKey[Prehashed(query.queryKey)] = nil }
+        if query.keyHashed, byKey.lookup(Prehashed(query.queryKey)) === query { byKey.remove(Prehashed(query.queryKey)) }
         if query.hashAmbiguous {
           query.hashAmbiguous = false
           ambiguousCount -= 1
@@ -345,10 +345,12 @@ public final class QueryCache: @unchecked Sendable {
 
   /// The query whose hash is `queryKey`'s `hashKey`, if it was hashed that way and is cached;
   /// `nil` says nothing (ask ``lookup(_:)``). The caller holds the engine lock.
-  func lookup(key queryKey: QueryKey) -> Query? { byKey[Prehashed(queryKey)] }
+  @inline(__always)
+  func lookup(key queryKey: QueryKey) -> Query? { byKey.lookup(Prehashed(queryKey)) }
 
   /// ``lookup(key:)`` with the key already hashed for the table.
-  func lookup(keySlot: Prehashed<QueryKey>) -> Query? { byKey[keySlot] }
+  @inline(__always)
+  func lookup(keySlot: Prehashed<QueryKey>) -> Query? { byKey.lookup(keySlot) }
 
   /// Every query, in insertion order.
   public func getAll() -> [Query] { engine.lock.sync { ordered.compactMap { $0 } } }

@@ -8,6 +8,10 @@ public final class Query: @unchecked Sendable {
   // Safe: every mutable member is guarded by the owning client's engine lock.
   /// The key.
   public let queryKey: QueryKey
+  /// Whether the query's key equals `key` (``KeyTable``'s comparison: the key is compared where
+  /// it is, not copied out of the query).
+  @inline(__always)
+  func hasKey(_ key: borrowing QueryKey) -> Bool { queryKey == key }
   /// The key's hash.
   ///
   /// A query that a keyed write created for a new key (``QueryClient/setQueryData(_:value:updatedAt:)``)
