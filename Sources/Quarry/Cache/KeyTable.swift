@@ -23,9 +23,11 @@ struct KeyTable: ~Copyable {
   private var mask = -1
   /// How many queries the table holds.
   private(set) var count = 0
-  /// Mixed into every hash, so that tables place the same keys differently (as `Dictionary`'s
-  /// per-table seeds do); from the process's `Hasher` seed, fixed under
-  /// `SWIFT_DETERMINISTIC_HASHING`.
+  /// Mixed into every hash, so that where keys land changes from process to process (it comes
+  /// from the process's `Hasher` seed, fixed under `SWIFT_DETERMINISTIC_HASHING`). Every table
+  /// of a process has the same seed, unlike `Dictionary`'s per-table seeds: those keep a table
+  /// filled in another's slot order from clustering, and a `KeyTable` is only ever filled in its
+  /// own order (growing places its slots, in order, into twice as many).
   private let seed: Int
 
   /// An empty table.
