@@ -38,68 +38,64 @@ struct KeyTable: ~Copyable {
   }
 
   deinit {
-    guard let slots else { return }
-    for i in 0...mask { slots[i].query?.release() }
-    slots.deallocate()
+    releaseAll()
+  }
+
+  /// Where `key`'s query is (`found`), or the empty slot that ends its run (where it would go).
+  /// The table has slots.
+  @inline(__always)
+  private func find(_ key: Prehashed<QueryKey>) -> (index: Int, found: Bool) {
+    let slots = slots.unsafelyUnwrapped
+    let hash = key.hash
+    var i = mixedHash(hash, seed: seed) & mask
+    while let held = slots[i].query {
+      if slots[i].hash == hash, held._withUnsafeGuaranteedRef({ $0.hasKey(key.key) }) { return (i, true) }
+      i = (i &+ 1) & mask
+    }
+    return (i, false)
   }
 
   /// The query under `key`, or `nil`.
   @inline(__always)
   func lookup(_ key: Prehashed<QueryKey>) -> Query? {
     guard let slots else { return nil }
-    let hash = key.hash
-    var i = mixedHash(hash, seed: seed) & mask
-    while let query = slots[i].query {
-      if slots[i].hash == hash, query._withUnsafeGuaranteedRef({ $0.hasKey(key.key) }) {
-        return query.takeUnretainedValue()
-      }
-      i = (i &+ 1) & mask
-    }
-    return nil
+    let (i, found) = find(key)
+    return found ? slots[i].query.unsafelyUnwrapped.takeUnretainedValue() : nil
   }
 
   /// Puts `query` under `key`, replacing the query there, if any.
   mutating func set(_ query: Query, for key: Prehashed<QueryKey>) {
     if (count &+ 1) &* 4 > (mask &+ 1) &* 3 { grow() }
     let slots = slots.unsafelyUnwrapped
-    let hash = key.hash
-    var i = mixedHash(hash, seed: seed) & mask
-    while let held = slots[i].query {
-      if slots[i].hash == hash, held._withUnsafeGuaranteedRef({ $0.hasKey(key.key) }) {
-        slots[i].query = Unmanaged.passRetained(query)
-        held.release()
-        return
-      }
-      i = (i &+ 1) & mask
-    }
-    slots[i] = Slot(hash: hash, query: Unmanaged.passRetained(query))
-    count &+= 1
+    let (i, found) = find(key)
+    let held = slots[i].query
+    slots[i] = Slot(hash: key.hash, query: Unmanaged.passRetained(query))
+    if found { held.unsafelyUnwrapped.release() } else { count &+= 1 }
   }
 
-  /// Removes the query under `key`, if any.
-  mutating func remove(_ key: Prehashed<QueryKey>) {
+  /// Removes `query` from under its key, if it is the query there.
+  mutating func remove(_ query: Query) {
     guard let slots else { return }
-    let hash = key.hash
-    var i = mixedHash(hash, seed: seed) & mask
-    while let held = slots[i].query {
-      if slots[i].hash == hash, held._withUnsafeGuaranteedRef({ $0.hasKey(key.key) }) {
-        shiftBack(into: i)
-        count &-= 1
-        held.release()
-        return
-      }
-      i = (i &+ 1) & mask
-    }
+    let (i, found) = find(Prehashed(query.queryKey))
+    guard found, let held = slots[i].query, held.toOpaque() == Unmanaged.passUnretained(query).toOpaque() else { return }
+    shiftBack(into: i)
+    count &-= 1
+    held.release()
   }
 
   /// Empties the table and gives its memory back.
   mutating func removeAll() {
+    releaseAll()
+    slots = nil
+    mask = -1
+    count = 0
+  }
+
+  /// Releases every query held and frees the slots (`removeAll` and `deinit`).
+  private func releaseAll() {
     guard let slots else { return }
     for i in 0...mask { slots[i].query?.release() }
     slots.deallocate()
-    self.slots = nil
-    mask = -1
-    count = 0
   }
 
   /// Empties slot `hole` (its query already taken out) by moving back each following slot of

@@ -221,7 +221,7 @@ public final class QueryCache: @unchecked Sendable {
         query.destroy()
         query.hashPending = false
         pendingHashes -= 1
-        byKey.remove(Prehashed(query.queryKey))
+        byKey.remove(query)
         removeFromOrder(query)
         notify(.removed(query))
         return
@@ -231,7 +231,7 @@ public final class QueryCache: @unchecked Sendable {
       query.destroy()
       if inMap === query {
         byHash[slot] = nil
-        if query.keyHashed, byKey.lookup(Prehashed(query.queryKey)) === query { byKey.remove(Prehashed(query.queryKey)) }
+        if query.keyHashed { byKey.remove(query) }
         if query.hashAmbiguous {
           query.hashAmbiguous = false
           ambiguousCount -= 1
