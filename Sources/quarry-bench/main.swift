@@ -35,7 +35,10 @@ if selected("invalidate") { InvalidateWorkloads.run(rounds: rounds).forEach(repo
 if selected("observers") { ObserverWorkloads.run(rounds: rounds).forEach(report) }
 if selected("clear") { report(CacheWorkloads.clear(rounds: rounds)) }
 if selected("floor") { FloorWorkloads.run(rounds: rounds).forEach(report) }
-if selected("specs") { report(SpecWorkload.run(directory: specs)) }
+if selected("specs") {
+  report(SpecWorkload.run(directory: specs))
+  report(SpecWorkload.serial(directory: specs))
+}
 if selected("live") { LiveWorkloads.run().forEach(report) }
 if selected("scale") { ScaleWorkloads.run().forEach(report) }
 if selected("typed") { TypedWorkloads.run(rounds: rounds).forEach(report) }

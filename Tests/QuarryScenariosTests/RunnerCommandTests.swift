@@ -23,6 +23,13 @@ import Testing
     #expect(try RunnerCommand.parse(["Specs/", "--html=r.html"]) == .run(RunnerOptions(directory: "Specs/", htmlReportFile: "r.html")))
   }
 
+  @Test func parsesJobs() throws {
+    #expect(try RunnerCommand.parse(["Specs/", "--jobs", "1"]) == .run(RunnerOptions(directory: "Specs/", jobs: 1)))
+    #expect(try RunnerCommand.parse(["Specs/", "--jobs=8"]) == .run(RunnerOptions(directory: "Specs/", jobs: 8)))
+    #expect(RunnerOptions(directory: "Specs/").jobs == RunnerOptions.defaultJobs)
+    #expect(RunnerOptions.defaultJobs >= 1)
+  }
+
   @Test func lintTakesADirectory() throws {
     #expect(try RunnerCommand.parse(["lint", "Specs"]) == .lint(directory: "Specs"))
     #expect(throws: RunnerError.self) { try RunnerCommand.parse(["lint", "Specs", "--json", "x"]) }
@@ -38,6 +45,8 @@ import Testing
     ([], "missing DIR"),
     (["Specs", "--repeat", "0"], "--repeat needs a whole number ≥ 1"),
     (["Specs", "--repeat"], "--repeat needs a value"),
+    (["Specs", "--jobs", "0"], "--jobs needs a whole number ≥ 1"),
+    (["Specs", "--jobs", "two"], "--jobs needs a whole number ≥ 1, found two"),
     (["Specs", "Other"], "only one DIR"),
   ])
   func rejectsBadArguments(arguments: [String], message: String) {

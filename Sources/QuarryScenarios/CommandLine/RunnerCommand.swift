@@ -26,6 +26,8 @@ public enum RunnerCommand: Sendable, Equatable {
       --json FILE              write the JSON report to FILE
       --html FILE              write a self-contained HTML timeline report to FILE
                                (with --compare: Swift and TanStack side by side)
+      --jobs N                 replay N fixtures at once (default: the processor count;
+                               1: one after another); the report's order is the same
 
     generate writes N (default 100, at most 999) random valid fixtures of seed S to
     DIR/gen/gen-NNN.json and DIR/gen.md (for differential fuzzing, Scripts/fuzz-parity.sh)
@@ -64,6 +66,10 @@ public enum RunnerCommand: Sendable, Equatable {
         case "--trace-dir": options.traceDirectory = try value()
         case "--json": options.jsonReportFile = try value()
         case "--html": options.htmlReportFile = try value()
+        case "--jobs":
+          let text = try value()
+          guard let jobs = Int(text), jobs >= 1 else { throw RunnerError("--jobs needs a whole number ≥ 1, found \(text)") }
+          options.jobs = jobs
         default: throw RunnerError("unknown option \(name)")
         }
       } else if argument.hasPrefix("-") && argument != "-" {

@@ -20,10 +20,15 @@ public struct Runner: Sendable {
     self.interpret = interpret
   }
 
-  /// Replays every selected fixture, calling `onResult` as each one finishes, and writes the
-  /// `--json` report and `--trace-dir` traces.
+  /// Replays every selected fixture (`options.jobs` at once), calling `onResult` for each in the
+  /// fixtures' order, and writes the `--json` report and `--trace-dir` traces.
+  ///
+  /// With one job each result is delivered as its fixture finishes; with more, as soon as it and
+  /// every fixture before it have finished. An error stops the run at its fixture, as it would one
+  /// after another (fixtures after it may have been replayed, and their traces written).
   public func run(onResult: (ScenarioResult) -> Void = { _ in }) throws(RunnerError) -> RunReport {
     guard options.repeatCount >= 1 else { throw RunnerError("--repeat needs a whole number ≥ 1") }
+    guard options.jobs >= 1 else { throw RunnerError("--jobs needs a whole number ≥ 1") }
     let context = try loadContext()
     let fixtures = try FixtureFile.discover(in: options.directory).filter { options.selects($0.id) }
     if !options.filters.isEmpty, fixtures.isEmpty {
@@ -36,18 +41,16 @@ public struct Runner: Sendable {
         throw RunnerError("cannot create \(traceDirectory)")
       }
     }
+    // A fixture whose ID an earlier one already has is an error, not replayed.
+    var seen: [String: String] = [:]
+    let duplicates: [String?] = fixtures.map { fixture in
+      if let other = seen[fixture.id] { return "\(fixture.path): the ID \(fixture.id) is also used by \(other)" }
+      seen[fixture.id] = fixture.path
+      return nil
+    }
     var results: [ScenarioResult] = []
     var evaluations: [ScenarioEvaluation] = []
-    var seen: [String: String] = [:]
-    for fixture in fixtures {
-      let evaluation: ScenarioEvaluation
-      if let other = seen[fixture.id] {
-        let result = ScenarioResult(id: fixture.id, title: "", status: .error, details: ["\(fixture.path): the ID \(fixture.id) is also used by \(other)"])
-        evaluation = ScenarioEvaluation(result: result, area: fixture.area)
-      } else {
-        seen[fixture.id] = fixture.path
-        evaluation = try evaluateWithTraces(fixture, context: context)
-      }
+    try replay(fixtures, duplicates: duplicates, context: context) { evaluation in
       results.append(evaluation.result)
       if options.htmlReportFile != nil { evaluations.append(evaluation) }
       onResult(evaluation.result)

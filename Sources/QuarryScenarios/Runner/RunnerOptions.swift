@@ -1,3 +1,4 @@
+import Foundation
 import Quarry
 /// What a run replays and how it judges the results (the `scenario-runner run` options).
 public struct RunnerOptions: Sendable, Equatable {
@@ -19,12 +20,17 @@ public struct RunnerOptions: Sendable, Equatable {
   public var jsonReportFile: String?
   /// `--html FILE`: write the self-contained HTML timeline report there.
   public var htmlReportFile: String?
+  /// `--jobs N`: how many fixtures replay at once, each on its own thread (every scenario has its
+  /// own client and virtual clock, so their traces do not depend on it). 1 replays them one after
+  /// another on the calling thread; the default is the number of active processors.
+  public var jobs: Int
 
   /// Creates options.
   public init(
     directory: String, compareDirectory: String? = nil, deviationsFile: String? = nil,
     expectedFailuresFile: String? = nil, repeatCount: Int = 1, filters: [String] = [],
-    traceDirectory: String? = nil, jsonReportFile: String? = nil, htmlReportFile: String? = nil
+    traceDirectory: String? = nil, jsonReportFile: String? = nil, htmlReportFile: String? = nil,
+    jobs: Int = RunnerOptions.defaultJobs
   ) {
     self.directory = directory
     self.compareDirectory = compareDirectory
@@ -35,7 +41,11 @@ public struct RunnerOptions: Sendable, Equatable {
     self.traceDirectory = traceDirectory
     self.jsonReportFile = jsonReportFile
     self.htmlReportFile = htmlReportFile
+    self.jobs = jobs
   }
+
+  /// The default `jobs`: the number of active processors.
+  public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
   /// Whether `id` passes the filters.
   public func selects(_ id: String) -> Bool {
