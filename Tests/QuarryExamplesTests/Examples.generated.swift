@@ -153,7 +153,7 @@ import QuarryScenarios
   try persistence.restore()   // before the first screen subscribes its observers
 }
 
-// README.md:318
+// README.md:320
 @MainActor @Sendable func example9() async throws {
 
   struct Chore: Identifiable, Equatable, Sendable { var id: Int; var title: String; var day: String }
