@@ -157,8 +157,10 @@ extension JSONValue {
         writeMemberBytes(name, value, first: &first, order: order, depth: depth + 1, to: &sink)
       }
       if members.count == 1 {
-        // The one member by iteration (`first` went through the generic `Collection.first`).
-        for (name, value) in members { guard member(name, value) else { return false } }
+        // The one member at the first index (`first` went through the generic
+        // `Collection.first`, iteration through an iterator's second `next()`).
+        let (name, value) = members[members.startIndex]
+        guard member(name, value) else { return false }
       } else {
         for position in JSONValue.orderedPositions(members, order) {
           let (name, value) = members[position]
@@ -198,14 +200,22 @@ extension JSONValue {
       count += 1
     }
     sink.reserve(count) { digits in
+      // Two digits a division, from the right (`digitPairs` holds "00" to "99").
       var i = count
-      repeat {
-        i -= 1
-        digits[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while i > 0
+      let pairs = digitPairs.utf8Start
+      while i >= 2 {
+        let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+        magnitude /= 100
+        i -= 2
+        digits[i] = pairs[pair]
+        digits[i + 1] = pairs[pair + 1]
+      }
+      if i == 1 { digits[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude) }
     }
   }
+
+  /// "00" to "99", for ``writeWholeBytes(_:to:)``.
+  private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
   /// `writeString`'s text: a string literal with `JSON.stringify`'s escapes. Runs of bytes that
   /// need no escape are copied whole.
