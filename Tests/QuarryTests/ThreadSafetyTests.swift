@@ -227,6 +227,25 @@ import Testing
       JSONValue.dismantle(&expected)
     }
   }
+
+  /// Empty caches cleared on some threads while others write empty arrays' JSON text: clearing
+  /// writes into no array the other threads read. (Under the sanitizer: `clear` once built its gc
+  /// timers' list with a capacity of 0, and the standard library's initializer then wrote the
+  /// count of the process's one shared empty array.)
+  @Test func emptyCachesClearedWhileOtherThreadsReadEmptyArrays() {
+    let texts = Counter()
+    onThreads(Self.threads) { worker in
+      let client = QueryClient(scheduler: VirtualScheduler())
+      for _ in 0..<2_000 {
+        if worker % 2 == 0 {
+          client.clear()
+        } else if JSONValue.array([]).jsonText(order: .sorted) == "[]" {
+          texts.increment()
+        }
+      }
+    }
+    #expect(texts.value == Self.threads / 2 * 2_000)
+  }
 }
 
 /// A scheduler that runs each job on a global concurrent queue: promise callbacks then run on

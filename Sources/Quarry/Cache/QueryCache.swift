@@ -275,9 +275,11 @@ public final class QueryCache: @unchecked Sendable {
       // The gc timers are cancelled together, still inside this transaction (nothing can fire
       // before it ends, and a timer cleared before its callback starts never runs).
       // Written in place into their reserved array (at most one id per live query), without
-      // `append`'s growth call.
+      // `append`'s growth call. At least one slot: with none the array would be the process's
+      // shared empty array, whose count the initializer writes (0 over 0, but a write another
+      // thread's read of any empty array races with: the thread sanitizer reported it).
       var touched: UInt = 0
-      let gcTimers = [TimerID](unsafeUninitializedCapacity: liveCount) { ids, idCount in
+      let gcTimers = [TimerID](unsafeUninitializedCapacity: max(liveCount, 1)) { ids, idCount in
         all.withUnsafeBufferPointer { slots in
           for i in slots.indices {
             // The lines this loop reads of the query `loopAhead` places on, read now (plain
