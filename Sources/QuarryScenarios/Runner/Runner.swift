@@ -23,9 +23,9 @@ public struct Runner: Sendable {
   /// Replays every selected fixture (`options.jobs` at once), calling `onResult` for each in the
   /// fixtures' order, and writes the `--json` report and `--trace-dir` traces.
   ///
-  /// With one job each result is delivered as its fixture finishes; with more, as soon as it and
-  /// every fixture before it have finished. An error stops the run at its fixture, as it would one
-  /// after another (fixtures after it may have been replayed, and their traces written).
+  /// With one job each result is delivered as its fixture finishes; with more, every result is
+  /// delivered once every fixture has been replayed. An error stops the run at its fixture, as it
+  /// would one after another (fixtures after it may have been replayed, and their traces written).
   public func run(onResult: (ScenarioResult) -> Void = { _ in }) throws(RunnerError) -> RunReport {
     guard options.repeatCount >= 1 else { throw RunnerError("--repeat needs a whole number ≥ 1") }
     guard options.jobs >= 1 else { throw RunnerError("--jobs needs a whole number ≥ 1") }
