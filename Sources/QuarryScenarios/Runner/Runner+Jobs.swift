@@ -50,17 +50,15 @@ private final class JobOutcomes: Sendable {
     var outcomes: [Result<ScenarioEvaluation, RunnerError>?]
   }
   private let state: Mutex<State>
-  private let count: Int
 
   init(count: Int) {
-    self.count = count
     state = Mutex(State(outcomes: Array(repeating: nil, count: count)))
   }
 
   /// The next unclaimed fixture's index, `nil` when every one is claimed.
   func claim() -> Int? {
     state.withLock(orderingFor: self) { state in
-      guard state.next < count else { return nil }
+      guard state.next < state.outcomes.count else { return nil }
       defer { state.next += 1 }
       return state.next
     }
