@@ -31,6 +31,19 @@ awk -F'\t' -v runs="$runs" '
   {
     if (!($1 in seen)) { seen[$1] = 1; order[++count] = $1; size[$1] = $2 }
     ops[side, $1] = ops[side, $1] " " $4
+    ms[side, $1] = ms[side, $1] " " $3
+  }
+  # Nanoseconds per operation of a Quarry workload (its median ops/s), or 0 if it did not run.
+  function ns(name,    q) {
+    if (!(("swift", name) in ops)) return 0
+    q = median(ops["swift", name])
+    return q > 0 ? 1e9 / q : 0
+  }
+  # One growth line: the cost per operation at 10k and at 1M, their ratio, and the floor beside it.
+  function growth(label, name, floor,    small, large) {
+    small = ns("scale." name ".10000"); large = ns("scale." name ".1000000")
+    if (small == 0 || large == 0) return
+    printf "%-26s %12.0f %12.0f %8.2fx   %s\n", label, small, large, large / small, floor
   }
   END {
     printf "%-26s %9s %14s %14s %8s\n", "workload", "n", "Quarry ops/s", "TanStack ops/s", "ratio"
@@ -41,4 +54,28 @@ awk -F'\t' -v runs="$runs" '
       ratio = (q != "" && t != "" && t > 0) ? sprintf("%.2fx", q / t) : "-"
       printf "%-26s %9s %14s %14s %8s\n", name, size[name], (q == "" ? "-" : q), (t == "" ? "-" : t), ratio
     }
+    # Issue 14: the cost per operation at 1M queries within 2x of the cost at 10k. Beside each,
+    # what this run measured of the machine at that size (Benchmarks/README.md, "Growth").
+    if (ns("scale.getQueryData.hit.10000") == 0 || ns("scale.getQueryData.hit.1000000") == 0) exit
+    miss = ns("scale.floor.chase.1000000") - ns("scale.floor.chase.10000")
+    table = ns("scale.floor.table.1000000") / ns("scale.floor.table.10000")
+    for (i = 1; i <= 2; i++) {
+      n = (i == 1) ? "10000" : "1000000"
+      f = "scale.pagefaults." n
+      if (!(("swift", f) in ops)) continue
+      faults[i] = median(ops["swift", f]) + 0 > 0 ? 1e6 / median(ops["swift", f]) : 0
+      kernel[i] = median(ms["swift", f]) * 1e6 / (n + 0)
+    }
+    printf "\ngrowth: Quarry, ns per operation at 10k and at 1M queries (issue 14: 2x or less)\n"
+    printf "%-26s %12s %12s %9s   %s\n", "workload", "10k", "1M", "growth", "floor measured in this run"
+    new10 = ns("scale.setQueryData.new.10000"); new1m = ns("scale.setQueryData.new.1000000")
+    growth("setQueryData.new", "setQueryData.new", \
+      sprintf("without the kernel time (page faults: %.1f us each at 1M, %.1f us at 10k): %.2fx", faults[2], faults[1], (new1m - kernel[2]) / (new10 - kernel[1])))
+    hit10 = ns("scale.getQueryData.hit.10000")
+    growth("getQueryData.hit", "getQueryData.hit", \
+      sprintf("one dependent miss more (%.0f ns): %.2fx; a bare Dictionary: %.2fx", miss, (hit10 + miss) / hit10, table))
+    existing10 = ns("scale.setQueryData.existing.10000")
+    growth("setQueryData.existing", "setQueryData.existing", \
+      sprintf("one dependent miss more: %.2fx; a bare Dictionary: %.2fx", (existing10 + miss) / existing10, table))
+    growth("clear", "clear", "")
   }' "$out"/swift.* "$out"/node.*

@@ -17,13 +17,18 @@ enum ScaleWorkloads {
       let rounds = n <= 10_000 ? smallRounds : 1
       let shuffled = ScaleFloorWorkloads.randomOrder(n).map { keys[$0] }
       var results: [[Measurement]] = [[], [], [], [], []]
+      var faults: [Measurement] = []
       for _ in 0..<rounds {
         // Fresh pages for every round's new keys, as the 1M pass's are (see `releaseFreeMemory`).
         releaseFreeMemory()
         let client = QueryClient(scheduler: VirtualScheduler())
         // The cache workloads' loops (functions of their own, so a profile can count each size
         // alone: `--dump-after='*CacheWorkloadsO7readHit*'` writes one profile per round).
+        let before = PageFaults.now()
         results[0].append(measure("scale.setQueryData.new.\(n)", n: n) { CacheWorkloads.writeNew(client, keys) })
+        // What the new keys' fresh memory cost in this round: its faults and their system time
+        // (on a VM, a page its host has not backed yet costs several times one it has).
+        faults.append(PageFaults.now().since(before, name: "scale.pagefaults.\(n)"))
         var sum = 0
         results[1].append(measure("scale.getQueryData.hit.\(n)", n: n) { sum &+= CacheWorkloads.readHit(client, keys) })
         results[2].append(measure("scale.setQueryData.existing.\(n)", n: n) { CacheWorkloads.writeExisting(client, keys) })
@@ -36,6 +41,9 @@ enum ScaleWorkloads {
         results[4].append(measure("scale.clear.\(n)", n: n) { client.clear() })
       }
       out += results.map(median)
+      // The faults of the round whose new keys' time is the median reported.
+      let middle = results[0].indices.sorted { results[0][$0].milliseconds < results[0][$1].milliseconds }[rounds / 2]
+      out.append(faults[middle])
       // The same reads on a bare `[QueryKey: Int]` holding the same keys (Quarry only): what a
       // table lookup alone pays as it grows, with nothing of the engine around it.
       var table: [QueryKey: Int] = [:]
