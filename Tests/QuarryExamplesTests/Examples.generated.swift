@@ -205,7 +205,7 @@ import QuarryScenarios
   }  // listeners hear of both writes here, not in between
 }
 
-// Sources/Quarry/Client/QueryClient+Fetching.swift:185
+// Sources/Quarry/Client/QueryClient+Fetching.swift:188
 @MainActor @Sendable func example13() async throws {
   let user = try await client.fetchQuery(["user", 1], as: User.self) { _ in try await api.user(1) }
 }

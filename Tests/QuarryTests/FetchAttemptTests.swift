@@ -124,7 +124,7 @@ import Testing
       await scheduler.sleep(10)
       return 1
     }
-    weak var weakClient = client
+    weak let weakClient = client
     _ = client!.fetchQueryPromise(options)
     scheduler.runUntilIdle()
     #expect(contexts.withLock { $0.count } == 1)

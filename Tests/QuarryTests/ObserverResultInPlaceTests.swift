@@ -119,6 +119,7 @@ import Testing
   /// An update that changes nothing is neither stored nor delivered.
   @Test func anUnchangedResultIsNotDelivered() {
     let (client, observer) = observingFreshData()
+    defer { withExtendedLifetime(client) {} }
     let heard = Heard()
     let unsubscribe = observer.subscribe { heard.append($0) }
     defer { unsubscribe() }

@@ -37,6 +37,9 @@ extension QueryClient {
     }
   }
 
+  /// TanStack's `prefetchQuery`: `fetchQueryPromise` with its value and its error dropped. The
+  /// promise never rejects, so a caller may ignore it, as TanStack's callers do.
+  @discardableResult
   package func prefetchQueryPromise(_ options: QueryOptions) -> Promise<Void> {
     fetchQueryPromise(options).thenNoopCatchNoop()
   }
