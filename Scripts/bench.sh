@@ -40,10 +40,10 @@ awk -F'\t' -v runs="$runs" '
     return q > 0 ? 1e9 / q : 0
   }
   # One growth line: the cost per operation at 10k and at 1M, their ratio, and the floor beside it.
-  function growth(label, name, floor,    small, large) {
+  function growth(name, floor,    small, large) {
     small = ns("scale." name ".10000"); large = ns("scale." name ".1000000")
     if (small == 0 || large == 0) return
-    printf "%-26s %12.0f %12.0f %8.2fx   %s\n", label, small, large, large / small, floor
+    printf "%-26s %12.0f %12.0f %8.2fx   %s\n", name, small, large, large / small, floor
   }
   END {
     printf "%-26s %9s %14s %14s %8s\n", "workload", "n", "Quarry ops/s", "TanStack ops/s", "ratio"
@@ -68,13 +68,13 @@ awk -F'\t' -v runs="$runs" '
     }
     printf "\ngrowth: Quarry, ns per operation at 10k and at 1M queries (issue 14: 2x or less)\n"
     printf "%-26s %12s %12s %9s   %s\n", "workload", "10k", "1M", "growth", "measured in the same runs"
-    growth("setQueryData.new", "setQueryData.new", (kernel > 0) ? \
+    growth("setQueryData.new", (kernel > 0) ? \
       sprintf("at 1M the kernel took %.0f ns of it (page faults, %.1f us each)", kernel, faults > 0 ? 1e6 / faults : 0) : "")
     hit10 = ns("scale.getQueryData.hit.10000")
-    growth("getQueryData.hit", "getQueryData.hit", \
+    growth("getQueryData.hit", \
       sprintf("one dependent miss more (%.0f ns): %.2fx; a bare Dictionary: %.2fx", miss, (hit10 + miss) / hit10, table))
     existing10 = ns("scale.setQueryData.existing.10000")
-    growth("setQueryData.existing", "setQueryData.existing", \
+    growth("setQueryData.existing", \
       sprintf("one dependent miss more: %.2fx; a bare Dictionary: %.2fx", (existing10 + miss) / existing10, table))
-    growth("clear", "clear", "")
+    growth("clear", "")
   }' "$out"/swift.* "$out"/node.*

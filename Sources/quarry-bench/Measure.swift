@@ -28,7 +28,12 @@ func measure(_ name: String, n: Int, _ body: () -> Void) -> Measurement {
 
 /// The round with the median time among `rounds`.
 func median(_ rounds: [Measurement]) -> Measurement {
-  rounds.sorted { $0.milliseconds < $1.milliseconds }[rounds.count / 2]
+  rounds[medianIndex(rounds)]
+}
+
+/// Where in `rounds` the round `median(_:)` picks is (to read what else that round measured).
+func medianIndex(_ rounds: [Measurement]) -> Int {
+  rounds.indices.sorted { rounds[$0].milliseconds < rounds[$1].milliseconds }[rounds.count / 2]
 }
 
 /// A counter bumped by listeners; the benchmark delivers every listener call on its own thread.

@@ -42,8 +42,7 @@ enum ScaleWorkloads {
       }
       out += results.map(median)
       // The faults of the round whose new keys' time is the median reported.
-      let middle = results[0].indices.sorted { results[0][$0].milliseconds < results[0][$1].milliseconds }[rounds / 2]
-      out.append(faults[middle])
+      out.append(faults[medianIndex(results[0])])
       // The same reads on a bare `[QueryKey: Int]` holding the same keys (Quarry only): what a
       // table lookup alone pays as it grows, with nothing of the engine around it.
       var table: [QueryKey: Int] = [:]
